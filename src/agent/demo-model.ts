@@ -1,0 +1,160 @@
+/**
+ * pier/demo: an offline model so that pier does something useful with nothing configured.
+ *
+ * It is pi-ai's faux provider with a deterministic policy on top:
+ *  - `toolname {json}` in the latest user message calls that active tool with that JSON;
+ *  - once the tool results for that message are in, it answers by quoting them;
+ *  - anything else gets a short explanation of what it is and how to configure a real model.
+ * The faux provider streams the text in deltas, as a real provider would.
+ */
+import {
+	type AssistantMessage,
+	type Context,
+	fauxAssistantMessage,
+	fauxText,
+	fauxToolCall,
+	getApiProvider,
+	type Message,
+	type ProviderStreamOptions,
+	registerFauxProvider,
+} from "@earendil-works/pi-ai";
+import type { ModelRegistry } from "@earendil-works/pi-coding-agent";
+
+export const DEMO_PROVIDER = "pier";
+export const DEMO_MODEL_ID = "demo";
+export const DEMO_MODEL_REF = `${DEMO_PROVIDER}/${DEMO_MODEL_ID}`;
+const DEMO_API = "pier-demo";
+
+const DEMO_MODEL = {
+	id: DEMO_MODEL_ID,
+	name: "pier offline demo",
+	reasoning: false,
+	input: ["text"] as ("text" | "image")[],
+	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+	contextWindow: 128_000,
+	maxTokens: 4_096,
+};
+
+/** What the demo model decides to do for a conversation. */
+export type DemoDecision =
+	| { kind: "tool_call"; tool: string; args: Record<string, unknown> }
+	| { kind: "text"; text: string };
+
+function textOf(message: Message): string {
+	if (message.role === "assistant") return "";
+	if (typeof message.content === "string") return message.content;
+	return message.content
+		.filter((block) => block.type === "text")
+		.map((block) => (block as { text: string }).text)
+		.join("\n");
+}
+
+/** `name {json}` where the JSON object runs to the end of the message. */
+function parseToolRequest(text: string): { tool: string; args: Record<string, unknown> } | undefined {
+	const match = /(?:^|\s)([A-Za-z0-9_.:-]+)\s*(\{[\s\S]*\})\s*$/.exec(text);
+	if (!match) return undefined;
+	try {
+		const args: unknown = JSON.parse(match[2]!);
+		if (args === null || typeof args !== "object" || Array.isArray(args)) return undefined;
+		return { tool: match[1]!, args: args as Record<string, unknown> };
+	} catch {
+		return undefined;
+	}
+}
+
+export function explainDemo(prompt: string): string {
+	const shown = prompt.length > 80 ? `${prompt.slice(0, 77)}...` : prompt;
+	return [
+		`This is pier's offline demo model (${DEMO_MODEL_REF}); it does not understand "${shown}".`,
+		"To use a real model, set a provider API key such as ANTHROPIC_API_KEY or OPENAI_API_KEY,",
+		"or add a provider to ~/.pi/agent/models.json, then choose it with --model provider/id.",
+		'The demo model can call tools: type a tool name followed by JSON arguments, e.g. weather {"city":"London"}.',
+	].join(" ");
+}
+
+/** The demo model's whole policy, as a pure function of the conversation. */
+export function decideDemoReply(context: Context): DemoDecision {
+	const messages = context.messages;
+	let lastUser = -1;
+	for (let i = messages.length - 1; i >= 0; i--) {
+		if (messages[i]!.role === "user") {
+			lastUser = i;
+			break;
+		}
+	}
+	const prompt = lastUser >= 0 ? textOf(messages[lastUser]!).trim() : "";
+	const results = messages.slice(lastUser + 1).filter((m) => m.role === "toolResult");
+	if (results.length > 0) {
+		const quoted = results.map((r) => {
+			const text = textOf(r).trim() || "(no text)";
+			return r.isError ? `the ${r.toolName} tool failed: "${text}"` : `the ${r.toolName} tool says: "${text}"`;
+		});
+		return { kind: "text", text: `Done: ${quoted.join("; ")}.` };
+	}
+	const request = parseToolRequest(prompt);
+	const active = new Set((context.tools ?? []).map((t) => t.name));
+	if (request && active.has(request.tool)) return { kind: "tool_call", ...request };
+	if (request) {
+		const names = [...active].sort().join(", ") || "none";
+		return {
+			kind: "text",
+			text: `The demo model has no active tool named "${request.tool}" (active tools: ${names}).`,
+		};
+	}
+	return { kind: "text", text: explainDemo(prompt) };
+}
+
+function respond(context: Context): AssistantMessage {
+	const decision = decideDemoReply(context);
+	if (decision.kind === "tool_call") {
+		return fauxAssistantMessage([fauxToolCall(decision.tool, decision.args)], { stopReason: "toolUse" });
+	}
+	return fauxAssistantMessage(fauxText(decision.text));
+}
+
+type StreamSimple = NonNullable<Parameters<ModelRegistry["registerProvider"]>[1]["streamSimple"]>;
+let demoStream: StreamSimple | undefined;
+
+/**
+ * The faux provider answers from a queue. Each step refills it, and the queue is kept
+ * deep enough that concurrent sessions (the chamber runs many) never find it empty.
+ */
+function createDemoStream(): StreamSimple {
+	const QUEUE_DEPTH = 64;
+	const faux = registerFauxProvider({
+		api: DEMO_API,
+		provider: DEMO_PROVIDER,
+		models: [DEMO_MODEL],
+		// Fast enough for tests, slow enough that a browser sees the text arrive in pieces.
+		tokensPerSecond: 2_000,
+		tokenSize: { min: 2, max: 4 },
+	});
+	const step = (context: Context) => {
+		const missing = QUEUE_DEPTH - faux.getPendingResponseCount();
+		if (missing > 0) faux.appendResponses(Array.from({ length: missing }, () => step));
+		return respond(context);
+	};
+	faux.setResponses(Array.from({ length: QUEUE_DEPTH }, () => step));
+	const provider = getApiProvider(DEMO_API);
+	if (!provider) throw new Error("pier/demo: the faux provider did not register");
+	return (model, context, options) => provider.streamSimple(model, context, options as ProviderStreamOptions);
+}
+
+/**
+ * Registers pier/demo on a model registry. Registered providers survive
+ * `ModelRegistry.refresh()`, unlike a bare faux registration. Because it is
+ * appended after the built-in and models.json providers, pi's own default-model
+ * choice only falls to it when nothing else is configured.
+ */
+export function installDemoModel(registry: ModelRegistry): void {
+	demoStream ??= createDemoStream();
+	registry.registerProvider(DEMO_PROVIDER, {
+		name: "pier (offline demo)",
+		api: DEMO_API,
+		baseUrl: "http://localhost:0",
+		// A literal key marks the provider as configured; nothing is ever sent anywhere.
+		apiKey: "pier-demo-offline",
+		streamSimple: demoStream,
+		models: [DEMO_MODEL],
+	});
+}

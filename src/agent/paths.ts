@@ -1,0 +1,42 @@
+/**
+ * Where pi keeps its state. pier shares these locations with the pi CLI so that
+ * sessions, models.json, auth.json and extensions are one set for both tools.
+ *
+ * Kept free of SDK imports: `pier --version` and `pier sessions --help` must not
+ * pay for loading the pi SDK.
+ */
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+
+/** pi's environment variable for its agent directory (pi's `ENV_AGENT_DIR`). */
+export const AGENT_DIR_ENV = "PI_CODING_AGENT_DIR";
+/** pi's environment variable that moves only the session directory. */
+export const SESSION_DIR_ENV = "PI_CODING_AGENT_SESSION_DIR";
+
+export function expandTilde(path: string): string {
+	if (path === "~") return homedir();
+	if (path.startsWith("~/")) return join(homedir(), path.slice(2));
+	return path;
+}
+
+/** `~/.pi/agent`, or `$PI_CODING_AGENT_DIR`. */
+export function agentDir(env: NodeJS.ProcessEnv = process.env): string {
+	const fromEnv = env[AGENT_DIR_ENV];
+	return fromEnv ? resolve(expandTilde(fromEnv)) : join(homedir(), ".pi", "agent");
+}
+
+/**
+ * pi's per-project session directory: `<agentDir>/sessions/--<cwd with separators as dashes>--`.
+ * `$PI_CODING_AGENT_SESSION_DIR` replaces the whole directory, as in pi.
+ */
+export function sessionDirFor(cwd: string, dir: string = agentDir(), env: NodeJS.ProcessEnv = process.env): string {
+	const fromEnv = env[SESSION_DIR_ENV];
+	if (fromEnv) return resolve(expandTilde(fromEnv));
+	const safe = `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`;
+	return join(dir, "sessions", safe);
+}
+
+/** Project-local pi configuration directory (`<cwd>/.pi`). */
+export function projectConfigDir(cwd: string): string {
+	return join(cwd, ".pi");
+}

@@ -1,0 +1,170 @@
+/**
+ * The one place a pier session is made. `pier run`, the terminal, RPC mode, the
+ * chamber and library embedders all come through here, so every extension kind
+ * wired in here works in every mode.
+ */
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+import type { AgentTool, ThinkingLevel } from "@earendil-works/pi-agent-core";
+import {
+	type AgentSessionRuntime,
+	type AgentSessionRuntimeDiagnostic,
+	AuthStorage,
+	type CreateAgentSessionRuntimeFactory,
+	createAgentSessionFromServices,
+	createAgentSessionRuntime,
+	createAgentSessionServices,
+	type ExtensionFactory,
+	ModelRegistry,
+	SessionManager,
+	type ToolDefinition,
+} from "@earendil-works/pi-coding-agent";
+import { decideProjectTrust, settingsForTrust, type TrustDecision } from "../extensions/trust.js";
+import { installDemoModel } from "./demo-model.js";
+import { agentDir as defaultAgentDir, sessionDirFor } from "./paths.js";
+
+/** Which session file a pier session writes to. */
+export type SessionTarget =
+	| { kind: "new" }
+	| { kind: "continue" }
+	| { kind: "open"; file: string }
+	| { kind: "memory" };
+
+export interface PierSessionOptions {
+	cwd?: string;
+	/** pi's agent directory; defaults to `$PI_CODING_AGENT_DIR` or `~/.pi/agent`. */
+	agentDir?: string;
+	/** `provider/id`. Without it pi's own choice applies, and pier/demo when nothing is configured. */
+	model?: string;
+	thinkingLevel?: ThinkingLevel;
+	session?: SessionTarget;
+	/** Extension files or directories, as `pi -e`. */
+	extensionPaths?: string[];
+	/** Skip discovered extensions (explicit `extensionPaths` and factories still load), as `pi --no-extensions`. */
+	noExtensions?: boolean;
+	/** In-process extensions handed over as code (pi `ExtensionFactory`). */
+	extensionFactories?: ExtensionFactory[];
+	/** Extra tools for the agent, active from the start. */
+	tools?: AgentTool[];
+	/** `--approve` / `--no-approve`: trust for project-local extensions. */
+	approve?: boolean;
+	/** Values of extension-registered CLI flags (`--name value`). */
+	extensionFlags?: Map<string, boolean | string>;
+}
+
+export interface PierRuntime {
+	runtime: AgentSessionRuntime;
+	/** Everything the user should be told: extension load failures, skipped project extensions. */
+	diagnostics: AgentSessionRuntimeDiagnostic[];
+	trust: TrustDecision;
+}
+
+/** A failure that should end the command with a message, not a stack trace. */
+export class PierUsageError extends Error {
+	override name = "PierUsageError";
+}
+
+function asToolDefinition(tool: AgentTool): ToolDefinition {
+	return {
+		name: tool.name,
+		label: tool.label,
+		description: tool.description,
+		parameters: tool.parameters,
+		...(tool.prepareArguments ? { prepareArguments: tool.prepareArguments } : {}),
+		...(tool.executionMode ? { executionMode: tool.executionMode } : {}),
+		execute: (id, params, signal, onUpdate) => tool.execute(id, params, signal, onUpdate),
+	};
+}
+
+function parseModelRef(ref: string): { provider: string; id: string } {
+	const slash = ref.indexOf("/");
+	if (slash <= 0 || slash === ref.length - 1) {
+		throw new PierUsageError(`--model must be provider/id (for example pier/demo), got "${ref}"`);
+	}
+	return { provider: ref.slice(0, slash), id: ref.slice(slash + 1) };
+}
+
+function sessionManagerFor(target: SessionTarget, cwd: string, sessionDir: string): SessionManager {
+	switch (target.kind) {
+		case "memory":
+			return SessionManager.inMemory(cwd);
+		case "open":
+			return SessionManager.open(resolve(cwd, target.file), sessionDir);
+		case "continue":
+			return SessionManager.continueRecent(cwd, sessionDir);
+		case "new":
+			return SessionManager.create(cwd, sessionDir);
+	}
+}
+
+export async function createPierRuntime(options: PierSessionOptions = {}): Promise<PierRuntime> {
+	const cwd = resolve(options.cwd ?? process.cwd());
+	const agentDir = options.agentDir ? resolve(options.agentDir) : defaultAgentDir();
+	const sessionDir = sessionDirFor(cwd, agentDir);
+	mkdirSync(sessionDir, { recursive: true });
+	const trust = decideProjectTrust(cwd, { approve: options.approve });
+	const authStorage = AuthStorage.create(`${agentDir}/auth.json`);
+	const customTools = (options.tools ?? []).map(asToolDefinition);
+	const requested = options.model ? parseModelRef(options.model) : undefined;
+
+	const createRuntime: CreateAgentSessionRuntimeFactory = async ({ cwd, agentDir, sessionManager, sessionStartEvent }) => {
+		const modelRegistry = ModelRegistry.create(authStorage, `${agentDir}/models.json`);
+		installDemoModel(modelRegistry);
+		const services = await createAgentSessionServices({
+			cwd,
+			agentDir,
+			authStorage,
+			modelRegistry,
+			settingsManager: settingsForTrust(cwd, agentDir, trust),
+			...(options.extensionFlags ? { extensionFlagValues: options.extensionFlags } : {}),
+			resourceLoaderOptions: {
+				additionalExtensionPaths: (options.extensionPaths ?? []).map((p) => resolve(cwd, p)),
+				extensionFactories: options.extensionFactories ?? [],
+				noExtensions: options.noExtensions ?? false,
+			},
+		});
+		const diagnostics: AgentSessionRuntimeDiagnostic[] = [...services.diagnostics];
+		const modelsError = modelRegistry.getError();
+		if (modelsError) diagnostics.push({ type: "error", message: `models.json: ${modelsError}` });
+		for (const { path, error } of services.resourceLoader.getExtensions().errors) {
+			diagnostics.push({ type: "error", message: `extension ${path} failed to load: ${error}` });
+		}
+		if (!trust.trusted && trust.reason) diagnostics.push({ type: "warning", message: trust.reason });
+
+		let model: ReturnType<ModelRegistry["find"]>;
+		if (requested) {
+			model = modelRegistry.find(requested.provider, requested.id);
+			if (!model) {
+				const known = modelRegistry
+					.getAvailable()
+					.map((m) => `${m.provider}/${m.id}`)
+					.slice(0, 20);
+				throw new PierUsageError(
+					`unknown model "${requested.provider}/${requested.id}"; models with credentials: ${known.join(", ")}`,
+				);
+			}
+		}
+		const created = await createAgentSessionFromServices({
+			services,
+			sessionManager,
+			...(sessionStartEvent ? { sessionStartEvent } : {}),
+			...(model ? { model } : {}),
+			...(options.thinkingLevel ? { thinkingLevel: options.thinkingLevel } : {}),
+			customTools,
+		});
+		return { ...created, services, diagnostics };
+	};
+
+	const runtime = await createAgentSessionRuntime(createRuntime, {
+		cwd,
+		agentDir,
+		sessionManager: sessionManagerFor(options.session ?? { kind: "new" }, cwd, sessionDir),
+	});
+	return { runtime, diagnostics: [...runtime.diagnostics], trust };
+}
+
+/** `provider/id` of the model a session uses, if any. */
+export function modelRefOf(runtime: AgentSessionRuntime): string | undefined {
+	const model = runtime.session.model;
+	return model ? `${model.provider}/${model.id}` : undefined;
+}

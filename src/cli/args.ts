@@ -1,0 +1,172 @@
+/**
+ * pier's command line, parsed by hand: extension-registered flags (`--name value`)
+ * must pass through to pi untouched, which generic parsers do not allow.
+ */
+
+export type Command = "run" | "sessions" | "interactive" | "rpc" | "help" | "version";
+
+export interface CliArgs {
+	command: Command;
+	/** The prompt for `run` (all positional words joined), or the initial message for the terminal. */
+	prompt?: string;
+	output: "text" | "json";
+	model?: string;
+	thinking?: string;
+	extensions: string[];
+	noExtensions: boolean;
+	session?: string;
+	continue: boolean;
+	noSession: boolean;
+	cwd?: string;
+	approve?: boolean;
+	json: boolean;
+	/** Flags no pier option claims: offered to extensions, as pi does. */
+	extensionFlags: Map<string, boolean | string>;
+}
+
+export class ArgsError extends Error {
+	override name = "ArgsError";
+}
+
+const VALUE_OPTIONS = new Set(["--model", "--thinking", "--session", "--cwd", "--mode", "-e", "--extension"]);
+
+export function parseArgs(argv: readonly string[]): CliArgs {
+	const args: CliArgs = {
+		command: "interactive",
+		output: "text",
+		extensions: [],
+		noExtensions: false,
+		continue: false,
+		noSession: false,
+		json: false,
+		extensionFlags: new Map(),
+	};
+	const words: string[] = [];
+	let rest = [...argv];
+	const first = rest[0];
+	if (first === "run" || first === "sessions") {
+		args.command = first;
+		rest = rest.slice(1);
+	} else if (first === "help") {
+		return { ...args, command: "help" };
+	}
+
+	for (let i = 0; i < rest.length; i++) {
+		const arg = rest[i]!;
+		const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? splitOnce(arg, "=") : [arg, undefined];
+		const value = (): string => {
+			if (inline !== undefined) return inline;
+			const next = rest[++i];
+			if (next === undefined) throw new ArgsError(`${flag} needs a value`);
+			return next;
+		};
+		if (arg === "--") {
+			words.push(...rest.slice(i + 1));
+			break;
+		}
+		switch (flag) {
+			case "-h":
+			case "--help":
+				args.command = "help";
+				break;
+			case "-v":
+			case "--version":
+				args.command = "version";
+				break;
+			case "--model":
+				args.model = value();
+				break;
+			case "--thinking":
+				args.thinking = value();
+				break;
+			case "-e":
+			case "--extension":
+				args.extensions.push(value());
+				break;
+			case "--no-extensions":
+				args.noExtensions = true;
+				break;
+			case "--session":
+				args.session = value();
+				break;
+			case "-c":
+			case "--continue":
+				args.continue = true;
+				break;
+			case "--no-session":
+				args.noSession = true;
+				break;
+			case "--cwd":
+				args.cwd = value();
+				break;
+			case "--approve":
+				args.approve = true;
+				break;
+			case "--no-approve":
+				args.approve = false;
+				break;
+			case "--json":
+				args.json = true;
+				break;
+			case "--mode": {
+				const mode = value();
+				if (mode === "rpc") args.command = args.command === "interactive" ? "rpc" : args.command;
+				else if (mode === "json" || mode === "text") args.output = mode;
+				else throw new ArgsError(`--mode must be text, json or rpc, got "${mode}"`);
+				if (mode === "rpc" && first === "run") throw new ArgsError("--mode rpc is its own mode: use `pier --mode rpc`");
+				break;
+			}
+			default:
+				if (flag.startsWith("--") && flag.length > 2) {
+					const next = rest[i + 1];
+					const takesNext = inline === undefined && next !== undefined && !next.startsWith("-") && !VALUE_OPTIONS.has(flag);
+					// As in pi: a flag followed by a word takes it as its value; the extension's
+					// declared type decides later whether that was right.
+					args.extensionFlags.set(flag.slice(2), inline ?? (takesNext ? rest[++i]! : true));
+				} else if (flag.startsWith("-") && flag.length > 1) {
+					throw new ArgsError(`unknown option ${flag}`);
+				} else {
+					words.push(arg);
+				}
+		}
+	}
+	if (args.session && args.continue) throw new ArgsError("--session and --continue cannot be combined");
+	if (args.noSession && (args.session || args.continue))
+		throw new ArgsError("--no-session cannot be combined with --session or --continue");
+	if (words.length > 0) args.prompt = words.join(" ");
+	if (args.command === "run" && !args.prompt) throw new ArgsError('pier run needs a prompt: pier run "hello"');
+	if (args.command === "sessions" && args.prompt) throw new ArgsError(`pier sessions takes no words, got "${args.prompt}"`);
+	return args;
+}
+
+function splitOnce(text: string, sep: string): [string, string] {
+	const at = text.indexOf(sep);
+	return [text.slice(0, at), text.slice(at + 1)];
+}
+
+export const HELP = `pier — run pi extensions of every kind inside real pi agent sessions
+
+Usage:
+  pier run [options] "<prompt>"   one prompt, headless; prints the final answer
+  pier [options] ["<prompt>"]     the interactive terminal (pi's own)
+  pier --mode rpc [options]       pi's RPC protocol over stdio
+  pier sessions [--cwd <dir>] [--json]
+                                  list saved sessions (all projects, or one)
+
+Options:
+  --model <provider/id>     model to use (default: pi's configured default, else pier/demo)
+  --thinking <level>        off, minimal, low, medium, high, xhigh
+  -e, --extension <path>    load an extension file or directory (repeatable)
+  --no-extensions           do not load discovered extensions (-e still loads)
+  --session <file>          continue a specific session file
+  -c, --continue            continue the most recent session of this project
+  --no-session              keep the session in memory only
+  --cwd <dir>               project directory (default: the current one)
+  --approve / --no-approve  trust / do not trust this project's .pi extensions
+  --mode <text|json|rpc>    run output: final text (default) or every event as JSON lines
+  -v, --version             print pier's version
+  -h, --help                this help
+
+Models, keys and sessions are pi's: provider API-key variables, ~/.pi/agent/models.json,
+auth.json, and PI_CODING_AGENT_DIR to move the whole directory.
+`;

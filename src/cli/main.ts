@@ -1,0 +1,49 @@
+/**
+ * pier's entry point. Only argument parsing happens eagerly: each command loads
+ * the pi SDK (about a second of start-up) only when it needs it.
+ */
+import { readFileSync } from "node:fs";
+import { ArgsError, type CliArgs, HELP, parseArgs } from "./args.js";
+
+export function pierVersion(): string {
+	const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string };
+	return pkg.version;
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+	let args: CliArgs;
+	try {
+		args = parseArgs(argv);
+	} catch (error) {
+		if (error instanceof ArgsError) {
+			process.stderr.write(`pier: ${error.message}\n(see pier --help)\n`);
+			return 2;
+		}
+		throw error;
+	}
+	try {
+		switch (args.command) {
+			case "version":
+				process.stdout.write(`${pierVersion()}\n`);
+				return 0;
+			case "help":
+				process.stdout.write(HELP);
+				return 0;
+			case "sessions":
+				return (await import("./sessions.js")).listSessions(args);
+			case "run":
+				return (await import("./run.js")).runOnce(args);
+			case "rpc":
+				return (await import("./terminal.js")).runRpc(args);
+			case "interactive":
+				return (await import("./terminal.js")).runInteractive(args);
+		}
+	} catch (error) {
+		const { PierUsageError } = await import("../agent/session-factory.js");
+		if (error instanceof PierUsageError) {
+			process.stderr.write(`pier: ${error.message}\n`);
+			return 2;
+		}
+		throw error;
+	}
+}

@@ -1,0 +1,37 @@
+/** Command-line options → the session factory's options, shared by every mode. */
+import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
+import type { AgentSessionRuntimeDiagnostic } from "@earendil-works/pi-coding-agent";
+import { type PierSessionOptions, PierUsageError, type SessionTarget } from "../agent/session-factory.js";
+import type { CliArgs } from "./args.js";
+
+const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+
+export function sessionOptionsFrom(args: CliArgs): PierSessionOptions {
+	if (args.thinking && !THINKING_LEVELS.includes(args.thinking as ThinkingLevel)) {
+		throw new PierUsageError(`--thinking must be one of ${THINKING_LEVELS.join(", ")}, got "${args.thinking}"`);
+	}
+	const session: SessionTarget = args.noSession
+		? { kind: "memory" }
+		: args.session
+			? { kind: "open", file: args.session }
+			: args.continue
+				? { kind: "continue" }
+				: { kind: "new" };
+	return {
+		...(args.cwd ? { cwd: args.cwd } : {}),
+		...(args.model ? { model: args.model } : {}),
+		...(args.thinking ? { thinkingLevel: args.thinking as ThinkingLevel } : {}),
+		...(args.approve !== undefined ? { approve: args.approve } : {}),
+		session,
+		extensionPaths: args.extensions,
+		noExtensions: args.noExtensions,
+		extensionFlags: args.extensionFlags,
+	};
+}
+
+export function reportDiagnostics(diagnostics: readonly AgentSessionRuntimeDiagnostic[]): void {
+	for (const d of diagnostics) {
+		const label = d.type === "error" ? "error" : d.type === "warning" ? "warning" : "note";
+		process.stderr.write(`pier: ${label}: ${d.message}\n`);
+	}
+}
