@@ -107,7 +107,12 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	const customTools = (options.tools ?? []).map(asToolDefinition);
 	const requested = options.model ? parseModelRef(options.model) : undefined;
 
-	const createRuntime: CreateAgentSessionRuntimeFactory = async ({ cwd, agentDir, sessionManager, sessionStartEvent }) => {
+	const createRuntime: CreateAgentSessionRuntimeFactory = async ({
+		cwd,
+		agentDir,
+		sessionManager,
+		sessionStartEvent,
+	}) => {
 		const modelRegistry = ModelRegistry.create(authStorage, `${agentDir}/models.json`);
 		installDemoModel(modelRegistry);
 		const services = await createAgentSessionServices({

@@ -119,7 +119,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 			default:
 				if (flag.startsWith("--") && flag.length > 2) {
 					const next = rest[i + 1];
-					const takesNext = inline === undefined && next !== undefined && !next.startsWith("-") && !VALUE_OPTIONS.has(flag);
+					const takesNext =
+						inline === undefined && next !== undefined && !next.startsWith("-") && !VALUE_OPTIONS.has(flag);
 					// As in pi: a flag followed by a word takes it as its value; the extension's
 					// declared type decides later whether that was right.
 					args.extensionFlags.set(flag.slice(2), inline ?? (takesNext ? rest[++i]! : true));
@@ -135,7 +136,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 		throw new ArgsError("--no-session cannot be combined with --session or --continue");
 	if (words.length > 0) args.prompt = words.join(" ");
 	if (args.command === "run" && !args.prompt) throw new ArgsError('pier run needs a prompt: pier run "hello"');
-	if (args.command === "sessions" && args.prompt) throw new ArgsError(`pier sessions takes no words, got "${args.prompt}"`);
+	if (args.command === "sessions" && args.prompt)
+		throw new ArgsError(`pier sessions takes no words, got "${args.prompt}"`);
 	return args;
 }
 

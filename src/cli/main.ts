@@ -6,7 +6,9 @@ import { readFileSync } from "node:fs";
 import { ArgsError, type CliArgs, HELP, parseArgs } from "./args.js";
 
 export function pierVersion(): string {
-	const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string };
+	const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as {
+		version: string;
+	};
 	return pkg.version;
 }
 
@@ -30,13 +32,13 @@ export async function main(argv: readonly string[]): Promise<number> {
 				process.stdout.write(HELP);
 				return 0;
 			case "sessions":
-				return (await import("./sessions.js")).listSessions(args);
+				return await (await import("./sessions.js")).listSessions(args);
 			case "run":
-				return (await import("./run.js")).runOnce(args);
+				return await (await import("./run.js")).runOnce(args);
 			case "rpc":
-				return (await import("./terminal.js")).runRpc(args);
+				return await (await import("./terminal.js")).runRpc(args);
 			case "interactive":
-				return (await import("./terminal.js")).runInteractive(args);
+				return await (await import("./terminal.js")).runInteractive(args);
 		}
 	} catch (error) {
 		const { PierUsageError } = await import("../agent/session-factory.js");

@@ -1,0 +1,89 @@
+/**
+ * A local HTTP server that speaks the OpenAI chat-completions wire format,
+ * streaming SSE chunks, so pi's real openai-completions provider can be tested
+ * without the network. Its policy: call the `weather` tool on the first turn,
+ * then answer quoting the tool result.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface ChatRequest {
+	headers: Record<string, string | string[] | undefined>;
+	body: {
+		model: string;
+		stream?: boolean;
+		messages: Array<{ role: string; content?: unknown; tool_call_id?: string }>;
+		tools?: Array<{ type: string; function: { name: string } }>;
+	};
+}
+
+export interface FakeOpenAI {
+	baseUrl: string;
+	requests: ChatRequest[];
+	close(): Promise<void>;
+}
+
+function chunk(model: string, delta: Record<string, unknown>, finish: string | null = null): string {
+	const body = {
+		id: "chatcmpl-local",
+		object: "chat.completion.chunk",
+		created: 1_700_000_000,
+		model,
+		choices: [{ index: 0, delta, finish_reason: finish }],
+	};
+	return `data: ${JSON.stringify(body)}\n\n`;
+}
+
+function textOf(content: unknown): string {
+	if (typeof content === "string") return content;
+	if (Array.isArray(content)) return content.map((p) => (p as { text?: string }).text ?? "").join("");
+	return "";
+}
+
+export async function startFakeOpenAI(): Promise<FakeOpenAI> {
+	const requests: ChatRequest[] = [];
+	const server: Server = createServer((req, res) => {
+		let raw = "";
+		req.setEncoding("utf8");
+		req.on("data", (d: string) => {
+			raw += d;
+		});
+		req.on("end", () => {
+			if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
+				res.writeHead(404, { "content-type": "application/json" });
+				res.end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
+				return;
+			}
+			const body = JSON.parse(raw) as ChatRequest["body"];
+			requests.push({ headers: req.headers, body });
+			res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+			const toolMessage = body.messages.find((m) => m.role === "tool");
+			if (toolMessage) {
+				const answer = `The forecast tool reported: ${textOf(toolMessage.content)}`;
+				for (const piece of answer.match(/.{1,12}/gsu) ?? []) res.write(chunk(body.model, { content: piece }));
+				res.write(chunk(body.model, {}, "stop"));
+			} else {
+				const args = JSON.stringify({ city: "Oslo" });
+				res.write(chunk(body.model, { role: "assistant", content: null }));
+				res.write(
+					chunk(body.model, {
+						tool_calls: [
+							{ index: 0, id: "call_1", type: "function", function: { name: "weather", arguments: args.slice(0, 5) } },
+						],
+					}),
+				);
+				res.write(chunk(body.model, { tool_calls: [{ index: 0, function: { arguments: args.slice(5) } }] }));
+				res.write(chunk(body.model, {}, "tool_calls"));
+			}
+			res.write("data: [DONE]\n\n");
+			res.end();
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		baseUrl: `http://127.0.0.1:${port}/v1`,
+		requests,
+		close: () => new Promise((resolve) => server.close(() => resolve())),
+	};
+}
