@@ -7,24 +7,23 @@ import { jsonLines, REPO_ROOT, runPier, tempDir } from "./helpers/pier-cli.js";
 
 const WEATHER = join(REPO_ROOT, "examples", "extensions", "weather.ts");
 
+/** A `models.json` whose only provider is the local fake server, as `local/local-model`. */
+function configureLocalProvider(agentDir: string, baseUrl: string): void {
+	const provider = {
+		baseUrl,
+		api: "openai-completions",
+		apiKey: "local-test-key",
+		compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+		models: [{ id: "local-model", name: "Local model" }],
+	};
+	writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers: { local: provider } }));
+}
+
 test("a models.json OpenAI-compatible provider streams a tool call and an answer over real HTTP", async (t) => {
 	using dir = tempDir();
 	const server = await startFakeOpenAI();
 	t.after(() => server.close());
-	writeFileSync(
-		join(dir.path, "models.json"),
-		JSON.stringify({
-			providers: {
-				local: {
-					baseUrl: server.baseUrl,
-					api: "openai-completions",
-					apiKey: "local-test-key",
-					compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
-					models: [{ id: "local-model", name: "Local model" }],
-				},
-			},
-		}),
-	);
+	configureLocalProvider(dir.path, server.baseUrl);
 
 	const result = await runPier(["run", "--mode", "json", "-e", WEATHER, "what is the weather in Oslo?"], {
 		agentDir: dir.path,
@@ -60,14 +59,7 @@ test("--model picks a models.json model explicitly, and pier/demo stays selectab
 	using dir = tempDir();
 	const server = await startFakeOpenAI();
 	t.after(() => server.close());
-	writeFileSync(
-		join(dir.path, "models.json"),
-		JSON.stringify({
-			providers: {
-				local: { baseUrl: server.baseUrl, api: "openai-completions", apiKey: "k", models: [{ id: "m" }] },
-			},
-		}),
-	);
+	configureLocalProvider(dir.path, server.baseUrl);
 	const demo = await runPier(["run", "--model", "pier/demo", "hello"], { agentDir: dir.path });
 	assert.equal(demo.code, 0, demo.stderr);
 	assert.match(demo.stdout, /offline demo model/);
