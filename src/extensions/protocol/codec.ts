@@ -1,0 +1,110 @@
+/**
+ * Protocol v1 framing: LF-terminated JSON, one value per line, each frame at most
+ * `maxFrameBytes` bytes excluding its LF. The decoder never holds more than one
+ * frame's worth of bytes: an over-long line fails as soon as it passes the limit.
+ * Every failure is final for the stream it came from (the peer is out of protocol).
+ */
+
+export const DEFAULT_MAX_FRAME_BYTES = 1024 * 1024;
+export const MIN_MAX_FRAME_BYTES = 1024;
+
+export type FrameErrorCode = "frame_too_large" | "invalid_frame";
+
+export class FrameError extends Error {
+	override name = "FrameError";
+	constructor(
+		readonly code: FrameErrorCode,
+		message: string,
+	) {
+		super(message);
+	}
+}
+
+export function checkMaxFrameBytes(value: number): number {
+	if (!Number.isSafeInteger(value) || value < MIN_MAX_FRAME_BYTES) {
+		throw new RangeError(`max_frame_bytes must be an integer of at least ${MIN_MAX_FRAME_BYTES}, got ${value}`);
+	}
+	return value;
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Serializes one frame; refuses one that would exceed the limit rather than sending it. */
+export function encodeFrame(value: unknown, maxFrameBytes: number = DEFAULT_MAX_FRAME_BYTES): Buffer {
+	const json = JSON.stringify(value);
+	const bytes = Buffer.byteLength(json, "utf8");
+	if (bytes > maxFrameBytes) {
+		throw new FrameError("frame_too_large", `frame of ${bytes} bytes exceeds max_frame_bytes ${maxFrameBytes}`);
+	}
+	return Buffer.from(`${json}\n`, "utf8");
+}
+
+/** Incremental decoder: feed chunks, get parsed JSON values; call `end()` at EOF. */
+export class FrameDecoder {
+	private pending: Buffer[] = [];
+	private pendingBytes = 0;
+	private failed: FrameError | undefined;
+
+	constructor(readonly maxFrameBytes: number = DEFAULT_MAX_FRAME_BYTES) {
+		checkMaxFrameBytes(maxFrameBytes);
+	}
+
+	push(chunk: Uint8Array): unknown[] {
+		if (this.failed) throw this.failed;
+		const frames: unknown[] = [];
+		let start = 0;
+		while (start < chunk.length) {
+			const lf = chunk.indexOf(LF, start);
+			const end = lf === -1 ? chunk.length : lf;
+			const piece = chunk.subarray(start, end);
+			if (this.pendingBytes + piece.length > this.maxFrameBytes) {
+				return this.fail(
+					"frame_too_large",
+					`frame exceeds max_frame_bytes ${this.maxFrameBytes} (${this.pendingBytes + piece.length}+ bytes without LF)`,
+				);
+			}
+			if (lf === -1) {
+				this.pending.push(Buffer.from(piece));
+				this.pendingBytes += piece.length;
+				break;
+			}
+			const line = this.pending.length === 0 ? piece : Buffer.concat([...this.pending, piece]);
+			this.pending = [];
+			this.pendingBytes = 0;
+			frames.push(this.parse(line));
+			start = lf + 1;
+		}
+		return frames;
+	}
+
+	/** The stream ended: a partial frame without its LF is an error. */
+	end(): void {
+		if (this.failed) throw this.failed;
+		if (this.pendingBytes > 0) this.fail("invalid_frame", "stream ended inside a frame (final frame has no LF)");
+	}
+
+	private parse(line: Uint8Array): unknown {
+		if (line.length === 0) return this.fail("invalid_frame", "blank line");
+		if (line[line.length - 1] === CR) return this.fail("invalid_frame", "CRLF line ending (frames end with LF only)");
+		let text: string;
+		try {
+			text = utf8.decode(line);
+		} catch {
+			return this.fail("invalid_frame", "frame is not valid UTF-8");
+		}
+		try {
+			return JSON.parse(text);
+		} catch (error) {
+			return this.fail("invalid_frame", `frame is not valid JSON: ${(error as Error).message}`);
+		}
+	}
+
+	private fail(code: FrameErrorCode, message: string): never {
+		this.pending = [];
+		this.pendingBytes = 0;
+		this.failed = new FrameError(code, message);
+		throw this.failed;
+	}
+}

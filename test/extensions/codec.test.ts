@@ -1,0 +1,78 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import {
+	checkMaxFrameBytes,
+	DEFAULT_MAX_FRAME_BYTES,
+	encodeFrame,
+	FrameDecoder,
+	FrameError,
+	MIN_MAX_FRAME_BYTES,
+} from "../../src/extensions/protocol/codec.js";
+
+const bytes = (text: string) => Buffer.from(text, "utf8");
+
+function failsWith(fn: () => unknown, code: string, message: RegExp) {
+	assert.throws(fn, (error: unknown) => {
+		assert.ok(error instanceof FrameError);
+		assert.equal(error.code, code);
+		assert.match(error.message, message);
+		return true;
+	});
+}
+
+describe("frame codec", () => {
+	test("decodes frames split across and packed into chunks", () => {
+		const d = new FrameDecoder();
+		assert.deepEqual(d.push(bytes('{"a":')), []);
+		assert.deepEqual(d.push(bytes('1}\n{"b":2}\n{"c"')), [{ a: 1 }, { b: 2 }]);
+		assert.deepEqual(d.push(bytes(":3}\n")), [{ c: 3 }]);
+		d.end();
+	});
+
+	test("multi-byte UTF-8 split across chunks survives", () => {
+		const d = new FrameDecoder();
+		const frame = bytes('{"t":"é°☃"}\n');
+		assert.deepEqual(d.push(frame.subarray(0, 8)), []);
+		assert.deepEqual(d.push(frame.subarray(8)), [{ t: "é°☃" }]);
+	});
+
+	test("the limit excludes the LF: exactly max bytes passes, one more fails", () => {
+		const max = MIN_MAX_FRAME_BYTES;
+		const at = `"${"x".repeat(max - 2)}"`;
+		assert.equal(Buffer.byteLength(at), max);
+		assert.deepEqual(new FrameDecoder(max).push(bytes(`${at}\n`)), ["x".repeat(max - 2)]);
+		failsWith(() => new FrameDecoder(max).push(bytes(`"${"x".repeat(max - 1)}"\n`)), "frame_too_large", /1024/);
+	});
+
+	test("an oversized frame fails before its LF arrives (nothing buffered past the limit)", () => {
+		const d = new FrameDecoder(MIN_MAX_FRAME_BYTES);
+		d.push(bytes("x".repeat(1000)));
+		failsWith(() => d.push(bytes("x".repeat(25))), "frame_too_large", /without LF/);
+		failsWith(() => d.push(bytes("{}\n")), "frame_too_large", /./);
+	});
+
+	test("blank lines, CRLF, a final frame without LF, invalid UTF-8 and invalid JSON are rejected", () => {
+		failsWith(() => new FrameDecoder().push(bytes("\n")), "invalid_frame", /blank line/);
+		failsWith(() => new FrameDecoder().push(bytes('{"a":1}\n\n')), "invalid_frame", /blank line/);
+		failsWith(() => new FrameDecoder().push(bytes('{"a":1}\r\n')), "invalid_frame", /CRLF/);
+		const partial = new FrameDecoder();
+		partial.push(bytes('{"a":1}'));
+		failsWith(() => partial.end(), "invalid_frame", /final frame has no LF/);
+		failsWith(() => new FrameDecoder().push(Buffer.from([0x22, 0xff, 0x22, 0x0a])), "invalid_frame", /UTF-8/);
+		failsWith(() => new FrameDecoder().push(Buffer.from([0x22, 0xc3, 0x22, 0x0a])), "invalid_frame", /UTF-8/);
+		failsWith(() => new FrameDecoder().push(bytes("{nope}\n")), "invalid_frame", /not valid JSON/);
+	});
+
+	test("encoding refuses a frame past the limit and terminates with LF", () => {
+		assert.equal(encodeFrame({ a: 1 }).toString(), '{"a":1}\n');
+		failsWith(() => encodeFrame("x".repeat(2000), 1024), "frame_too_large", /exceeds max_frame_bytes 1024/);
+	});
+
+	test("max_frame_bytes defaults to 1 MiB and cannot go below 1,024", () => {
+		assert.equal(new FrameDecoder().maxFrameBytes, DEFAULT_MAX_FRAME_BYTES);
+		assert.equal(DEFAULT_MAX_FRAME_BYTES, 1_048_576);
+		assert.equal(checkMaxFrameBytes(1024), 1024);
+		assert.throws(() => checkMaxFrameBytes(1023), /at least 1024/);
+		assert.throws(() => new FrameDecoder(1023), RangeError);
+	});
+});
