@@ -112,13 +112,14 @@ export function loadManifest(path: string, options: LoadManifestOptions = {}): E
 	return validateManifest(json, manifestPath);
 }
 
+/** A directory (existing or not) means its `pi-extension.json`; a file path is taken as given. */
 function manifestPathOf(path: string): string {
 	try {
-		if (statSync(path).isDirectory()) return join(path, MANIFEST_FILE);
+		if (statSync(path).isFile()) return path;
 	} catch {
-		// fall through: reported when the file is read
+		// missing: reported when the file is read
 	}
-	return path;
+	return path.endsWith(".json") ? path : join(path, MANIFEST_FILE);
 }
 
 function wireProblem(json: unknown): { field: string | undefined; problem: string } | undefined {
