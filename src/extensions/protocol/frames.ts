@@ -96,7 +96,9 @@ export const Registration = Type.Union([
 ]);
 
 export type CommandDescriptor = Static<typeof CommandDescriptor>;
-export type ToolDescriptor = Omit<Static<typeof ToolDescriptor>, "parameters"> & { parameters: Record<string, unknown> };
+export type ToolDescriptor = Omit<Static<typeof ToolDescriptor>, "parameters"> & {
+	parameters: Record<string, unknown>;
+};
 export type Registration =
 	| { kind: "command"; command: CommandDescriptor }
 	| { kind: "tool"; tool: ToolDescriptor }
@@ -276,7 +278,12 @@ const Delivery = Type.Union([Type.Literal("steer"), Type.Literal("followUp"), Ty
 const MessageContent = Type.Union([Type.String(), Type.Array(Json)]);
 export const RuntimeAction = Type.Union([
 	tagged("kind", "send_message", {
-		message: closed({ customType: Type.String(), content: MessageContent, display: Type.Boolean(), details: Opt(Json) }),
+		message: closed({
+			customType: Type.String(),
+			content: MessageContent,
+			display: Type.Boolean(),
+			details: Opt(Json),
+		}),
 		delivery: Delivery,
 		triggerTurn: Opt(Type.Boolean()),
 	}),
@@ -391,7 +398,12 @@ function compileAll<K extends string>(schemas: Record<K, TSchema>): Map<string, 
 const hostValidators = compileAll(hostFrameSchemas);
 const extensionValidators = compileAll(extensionFrameSchemas);
 
-type SchemaNode = { anyOf?: SchemaNode[]; properties?: Record<string, SchemaNode>; const?: unknown; [k: string]: unknown };
+type SchemaNode = {
+	anyOf?: SchemaNode[];
+	properties?: Record<string, SchemaNode>;
+	const?: unknown;
+	[k: string]: unknown;
+};
 
 /** The branch of a tagged union that `value` claims by its tag, applied all the way down. */
 function narrow(schema: SchemaNode, value: unknown): SchemaNode {
@@ -420,60 +432,6 @@ function describe(schema: TSchema, value: unknown): string {
 	// Closed objects reject an unknown key by matching it against `false`.
 	if (best.keyword === "boolean") return `unknown field ${at}`;
 	return `${at} ${best.message}`;
-}
-
-type Validator = { schema: TSchema; check: ReturnType<typeof Compile> };
-function compileAll<K extends string>(schemas: Record<K, TSchema>): Map<string, Validator> {
-	return new Map(Object.entries<TSchema>(schemas).map(([k, schema]) => [k, { schema, check: Compile(schema) }]));
-}
-const hostValidators = compileAll(hostFrameSchemas);
-const extensionValidators = compileAll(extensionFrameSchemas);
-
-type SchemaNode = { anyOf?: SchemaNode[]; properties?: Record<string, SchemaNode>; const?: unknown; [k: string]: unknown };
-
-/** The branch of a tagged union that `value` claims by its tag, applied all the way down. */
-function narrow(schema: SchemaNode, value: unknown): SchemaNode {
-	if (value === null || typeof value !== "object") return schema;
-	const record = value as Record<string, unknown>;
-	if (schema.anyOf) {
-		const branch = schema.anyOf.find((b) => {
-			const tags = Object.entries(b.properties ?? {}).filter(([, p]) => p.const !== undefined);
-			return tags.length > 0 && tags.every(([k, p]) => record[k] === p.const);
-		});
-		return branch ? narrow(branch, value) : schema;
-	}
-	if (!schema.properties) return schema;
-	const properties = Object.fromEntries(
-		Object.entries(schema.properties).map(([k, p]) => [k, k in record ? narrow(p, record[k]) : p]),
-	);
-	return { ...schema, properties };
-}
-
-/** One readable reason: the first error of the branch the frame chose, deepest first. */
-function describe(schema: TSchema, value: unknown): string {
-	const errors = [...Compile(narrow(schema as SchemaNode, value) as TSchema).Errors(value)];
-	const best = errors.sort((a, b) => b.instancePath.length - a.instancePath.length)[0];
-	if (!best) return "invalid frame";
-	const at = best.instancePath || "/";
-	// Closed objects reject an unknown key by matching it against `false`.
-	if (best.keyword === "boolean") return `unknown field ${at}`;
-	return `${at} ${best.message}`;
-}
-
-function pathValue(value: unknown, pointer: string): unknown {
-	return pointer
-		.split("/")
-		.slice(1)
-		.reduce<unknown>((v, key) => (v && typeof v === "object" ? (v as Record<string, unknown>)[key] : undefined), value);
-}
-
-function narrowAt(schema: TSchema, value: unknown, pointer: string): Record<string, unknown> | undefined {
-	let node = narrow(schema as SchemaNode, value);
-	for (const key of pointer.split("/").slice(1)) {
-		node = node.properties?.[key] ?? (node.items as SchemaNode) ?? {};
-		node = narrow(node, pathValue(value, pointer));
-	}
-	return node.properties;
 }
 
 function validate<T>(validators: Map<string, Validator>, side: string, value: unknown): T {
