@@ -1,0 +1,295 @@
+/**
+ * The extension host: starts extensions as one generation, merges their
+ * registrations (first registration wins; a collision is a visible
+ * diagnostic naming both), routes invocations, and replaces a generation
+ * only when a whole reload candidate succeeded.
+ */
+import type { Mode } from "../protocol/frames.js";
+import { ExtensionError } from "./errors.js";
+import {
+	type ExtensionInstance,
+	ExtensionInstance as Instance,
+	type ExtensionSpec,
+	type InvokeOptions,
+	type Phase,
+	type RuntimeHost,
+} from "./instance.js";
+import type { Registrations } from "./registrations.js";
+import { resolveTimeouts, type Timeouts } from "./timeouts.js";
+
+export interface HostOptions {
+	mode: Mode;
+	timeouts?: Partial<Timeouts>;
+	/** rpi loads at most this many extensions at once. */
+	maxParallelLoads?: number;
+	/** A diagnostic for the user: load failures, collisions, crashes. */
+	onDiagnostic?: (diagnostic: HostDiagnostic) => void;
+}
+
+export interface HostDiagnostic {
+	type: "error" | "warning";
+	extensionId?: string;
+	message: string;
+}
+
+export interface LoadFailure {
+	id: string;
+	source: string;
+	message: string;
+}
+
+export interface LoadReport {
+	generation: number;
+	loaded: string[];
+	failures: LoadFailure[];
+	collisions: string[];
+	/** For a reload: whether the candidate replaced the previous generation. */
+	committed: boolean;
+}
+
+type ItemKind =
+	| "command"
+	| "tool"
+	| "flag"
+	| "shortcut"
+	| "message renderer"
+	| "provider"
+	| "provider metadata"
+	| "overlay";
+
+export interface Registered<T> {
+	instance: ExtensionInstance;
+	descriptor: T;
+}
+
+type Descriptor<K extends keyof Registrations> = Registrations[K] extends Array<infer T> ? T : never;
+
+export interface Registry {
+	commands: Map<string, Registered<Descriptor<"commands">>>;
+	tools: Map<string, Registered<Descriptor<"tools">>>;
+	flags: Map<string, Registered<Descriptor<"flags">>>;
+	shortcuts: Map<string, Registered<Descriptor<"shortcuts">>>;
+	messageRenderers: Map<string, Registered<string>>;
+	providers: Map<string, Registered<Descriptor<"providers">>>;
+	providerMetadata: Map<string, Registered<Descriptor<"providerMetadata">>>;
+	overlays: Map<string, Registered<Descriptor<"overlays">>>;
+	/** Every extension that hooks an event, in load order. */
+	hooks: Map<string, ExtensionInstance[]>;
+}
+
+function buildRegistry(instances: readonly ExtensionInstance[]): { registry: Registry; collisions: string[] } {
+	const registry: Registry = {
+		commands: new Map(),
+		tools: new Map(),
+		flags: new Map(),
+		shortcuts: new Map(),
+		messageRenderers: new Map(),
+		providers: new Map(),
+		providerMetadata: new Map(),
+		overlays: new Map(),
+		hooks: new Map(),
+	};
+	const collisions: string[] = [];
+	const add = <T>(
+		map: Map<string, Registered<T>>,
+		kind: ItemKind,
+		key: string,
+		instance: ExtensionInstance,
+		descriptor: T,
+	) => {
+		const first = map.get(key);
+		if (first) {
+			collisions.push(
+				`${kind} "${key}" of extension ${instance.id} (${instance.spec.source}) collides with extension ${first.instance.id} (${first.instance.spec.source}); the first registration wins`,
+			);
+			return;
+		}
+		map.set(key, { instance, descriptor });
+	};
+	for (const instance of instances) {
+		const r = instance.registrations!;
+		for (const d of r.commands) add(registry.commands, "command", d.name, instance, d);
+		for (const d of r.tools) add(registry.tools, "tool", d.name, instance, d);
+		for (const d of r.flags) add(registry.flags, "flag", d.name, instance, d);
+		for (const d of r.shortcuts) add(registry.shortcuts, "shortcut", d.key, instance, d);
+		for (const d of r.messageRenderers) add(registry.messageRenderers, "message renderer", d, instance, d);
+		for (const d of r.providers) add(registry.providers, "provider", d.id, instance, d);
+		for (const d of r.providerMetadata) add(registry.providerMetadata, "provider metadata", d.id, instance, d);
+		for (const d of r.overlays) add(registry.overlays, "overlay", d.id, instance, d);
+		for (const hook of r.hooks) {
+			const list = registry.hooks.get(hook) ?? [];
+			list.push(instance);
+			registry.hooks.set(hook, list);
+		}
+	}
+	return { registry, collisions };
+}
+
+export interface HookOutcome {
+	instance: ExtensionInstance;
+	result: { ok: true; value: unknown } | { ok: false; error: ExtensionError | Error };
+}
+
+export class ExtensionHost {
+	private generationCounter = 0;
+	private current: { generation: number; instances: ExtensionInstance[]; registry: Registry } = {
+		generation: 0,
+		instances: [],
+		registry: buildRegistry([]).registry,
+	};
+	private runtimeHost: RuntimeHost | undefined;
+	readonly timeouts: Timeouts;
+
+	constructor(readonly options: HostOptions) {
+		this.timeouts = resolveTimeouts(options.timeouts);
+	}
+
+	get generation(): number {
+		return this.current.generation;
+	}
+
+	get instances(): readonly ExtensionInstance[] {
+		return this.current.instances;
+	}
+
+	get registry(): Registry {
+		return this.current.registry;
+	}
+
+	/** The session side of UI requests and actions; may be attached after loading. */
+	setRuntimeHost(host: RuntimeHost | undefined): void {
+		this.runtimeHost = host;
+	}
+
+	/** First load: the extensions that start become the generation; the others are reported. */
+	load(specs: readonly ExtensionSpec[]): Promise<LoadReport> {
+		return this.commit(specs, false);
+	}
+
+	/** Reload: all or nothing. If any extension of the candidate fails, the previous generation stays active. */
+	reload(specs: readonly ExtensionSpec[]): Promise<LoadReport> {
+		return this.commit(specs, true);
+	}
+
+	private async commit(specs: readonly ExtensionSpec[], allOrNothing: boolean): Promise<LoadReport> {
+		const generation = ++this.generationCounter;
+		const started = await this.startAll(specs, generation);
+		const failures = started.filter((s) => "failure" in s).map((s) => (s as { failure: LoadFailure }).failure);
+		const instances = started
+			.filter((s) => "instance" in s)
+			.map((s) => (s as { instance: ExtensionInstance }).instance);
+		for (const failure of failures) this.diagnose({ type: "error", extensionId: failure.id, message: failure.message });
+		if (allOrNothing && failures.length > 0) {
+			await Promise.all(instances.map((i) => i.shutdown("reload candidate rejected")));
+			this.diagnose({
+				type: "error",
+				message: `extension reload rejected (${failures.length} failed); generation ${this.current.generation} stays active`,
+			});
+			return { generation: this.current.generation, loaded: [], failures, collisions: [], committed: false };
+		}
+		const { registry, collisions } = buildRegistry(instances);
+		for (const message of collisions) this.diagnose({ type: "warning", message });
+		const previous = this.current.instances;
+		this.current = { generation, instances, registry };
+		for (const instance of instances) instance.activate();
+		await Promise.all(previous.map((i) => i.shutdown("extension generation replaced")));
+		return { generation, loaded: instances.map((i) => i.id), failures, collisions, committed: true };
+	}
+
+	private async startAll(
+		specs: readonly ExtensionSpec[],
+		generation: number,
+	): Promise<Array<{ instance: ExtensionInstance } | { failure: LoadFailure }>> {
+		const results: Array<{ instance: ExtensionInstance } | { failure: LoadFailure }> = new Array(specs.length);
+		let next = 0;
+		const worker = async () => {
+			while (next < specs.length) {
+				const index = next++;
+				const spec = specs[index]!;
+				try {
+					const instance = await Instance.start(spec, {
+						generation,
+						mode: this.options.mode,
+						timeouts: this.timeouts,
+						runtimeHost: () => this.runtimeHost,
+						onStateChange: (i, phase, reason) => this.onStateChange(i, phase, reason),
+					});
+					results[index] = { instance };
+				} catch (error) {
+					results[index] = {
+						failure: {
+							id: spec.id,
+							source: spec.source,
+							message: error instanceof Error ? error.message : String(error),
+						},
+					};
+				}
+			}
+		};
+		const parallel = Math.max(1, Math.min(this.options.maxParallelLoads ?? 4, specs.length));
+		await Promise.all(Array.from({ length: parallel }, worker));
+		return results;
+	}
+
+	private onStateChange(instance: ExtensionInstance, phase: Phase, reason: string): void {
+		if (phase === "crashed" && this.current.instances.includes(instance)) {
+			this.diagnose({
+				type: "error",
+				extensionId: instance.id,
+				message: `extension ${instance.id} crashed: ${reason}`,
+			});
+		}
+	}
+
+	private diagnose(diagnostic: HostDiagnostic): void {
+		this.options.onDiagnostic?.(diagnostic);
+	}
+
+	// ── invocations ─────────────────────────────────────────────────────────
+
+	invokeTool(name: string, callId: string, args: unknown, options: InvokeOptions = {}): Promise<unknown> {
+		const entry = this.current.registry.tools.get(name);
+		if (!entry) return Promise.reject(new ExtensionError("not_active", `no extension tool "${name}"`));
+		return entry.instance.invoke({ kind: "tool", name, callId, arguments: args ?? {} }, options);
+	}
+
+	invokeCommand(name: string, args: string, options: InvokeOptions = {}): Promise<unknown> {
+		const entry = this.current.registry.commands.get(name);
+		if (!entry) return Promise.reject(new ExtensionError("not_active", `no extension command "${name}"`));
+		return entry.instance.invoke({ kind: "command", name, arguments: args }, options);
+	}
+
+	invokeShortcut(key: string, options: InvokeOptions = {}): Promise<unknown> {
+		const entry = this.current.registry.shortcuts.get(key);
+		if (!entry) return Promise.reject(new ExtensionError("not_active", `no extension shortcut "${key}"`));
+		return entry.instance.invoke({ kind: "shortcut", key }, options);
+	}
+
+	/** Delivers a hook to every extension that registered it, in load order; failures are outcomes, not throws. */
+	async emit(name: string, data: unknown, options: InvokeOptions = {}): Promise<HookOutcome[]> {
+		const outcomes: HookOutcome[] = [];
+		for (const instance of this.current.registry.hooks.get(name) ?? []) {
+			if (!instance.isLive) continue;
+			try {
+				const value = await instance.invoke(
+					{ kind: "event", event: { name, data: data ?? null } },
+					{ timeoutMs: this.timeouts.hookMs, ...options },
+				);
+				outcomes.push({ instance, result: { ok: true, value } });
+			} catch (error) {
+				outcomes.push({ instance, result: { ok: false, error: error as Error } });
+			}
+		}
+		return outcomes;
+	}
+
+	hasHook(name: string): boolean {
+		return (this.current.registry.hooks.get(name)?.length ?? 0) > 0;
+	}
+
+	async shutdown(reason: string): Promise<void> {
+		const instances = this.current.instances;
+		this.current = { generation: this.current.generation, instances: [], registry: buildRegistry([]).registry };
+		await Promise.all(instances.map((i) => i.shutdown(reason)));
+	}
+}

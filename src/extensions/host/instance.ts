@@ -1,0 +1,558 @@
+/**
+ * One running extension: the protocol v1 state machine over a Channel.
+ *
+ *   hello → (extension hello) → load (registrations) → initialize → invocations → shutdown
+ *
+ * Runtime-neutral: a process, a QuickJS worker or a native plugin host all
+ * arrive here as a Channel. A protocol violation or a dead channel marks the
+ * instance crashed (with the peer's diagnostics) and fails whatever was pending;
+ * nothing of it reaches the session except as an error.
+ */
+import { randomUUID } from "node:crypto";
+import { identifierProblem, textProblem } from "../manifest.js";
+import { allowsUi, type Capability, type PermissionSet, type UiCapability } from "../protocol/capabilities.js";
+import { FrameError } from "../protocol/codec.js";
+import {
+	type CapabilityManifest,
+	type ContextSnapshot,
+	type ExtensionFrame,
+	type HostRequest,
+	type Invocation,
+	type Mode,
+	PROTOCOL_VERSION,
+	type ProtocolResult,
+	parseExtensionFrame,
+	type RuntimeAction,
+	type UiRequest,
+	type UiResponse,
+} from "../protocol/frames.js";
+import type { Channel } from "./channel.js";
+import { ExtensionError } from "./errors.js";
+import { RegistrationBuilder, type Registrations } from "./registrations.js";
+import { MAX_REQUEST_TIMEOUT_MS, type Timeouts } from "./timeouts.js";
+
+export type Phase = "handshake" | "loading" | "initializing" | "ready" | "active" | "invalidated" | "crashed";
+
+/** How the host launches and trusts one extension. */
+export interface ExtensionSpec {
+	/** The configured id; the extension's hello must carry the same. */
+	id: string;
+	/** Shown in messages: where this extension comes from (its manifest path). */
+	source: string;
+	cwd: string;
+	projectTrusted: boolean;
+	/** What the host grants; the extension declares a subset in its hello. */
+	granted: PermissionSet;
+	/** Starts the runtime and returns its channel. */
+	launch(): Promise<Channel>;
+}
+
+export interface RequestContext {
+	instance: ExtensionInstance;
+	signal: AbortSignal;
+}
+
+/** The session side of runtime requests; the bridge implements it. */
+export interface RuntimeHost {
+	/** Whether interactive dialogs (select, confirm, input, editor) can be shown. */
+	readonly hasUi: boolean;
+	ui(request: UiRequest, context: RequestContext): Promise<UiResponse>;
+	action(action: RuntimeAction, context: RequestContext): Promise<unknown>;
+}
+
+export interface InstanceOptions {
+	generation: number;
+	mode: Mode;
+	timeouts: Timeouts;
+	/** Looked up per request, so a host can attach the session after loading. */
+	runtimeHost: () => RuntimeHost | undefined;
+	onStateChange?: (instance: ExtensionInstance, phase: Phase, reason: string) => void;
+}
+
+export interface InvokeOptions {
+	timeoutMs?: number;
+	signal?: AbortSignal;
+	context?: ContextSnapshot;
+	onUpdate?: (value: unknown) => void;
+}
+
+interface Pending {
+	resolve(value: unknown): void;
+	reject(error: Error): void;
+	onUpdate?: (value: unknown) => void;
+}
+
+const INTERACTIVE = new Set<UiRequest["type"]>(["select", "confirm", "input", "editor"]);
+
+const UI_CAPABILITY_OF: Record<UiRequest["type"], UiCapability> = {
+	select: "select",
+	confirm: "confirm",
+	input: "input",
+	editor: "editor",
+	notify: "notify",
+	status: "status",
+	widget: "widget",
+	title: "title",
+	set_editor_text: "set_editor_text",
+	get_editor_text: "editor_text",
+	paste_to_editor: "editor_text",
+	set_working_message: "working",
+	set_working_visible: "working",
+	set_working_indicator: "working",
+	set_hidden_thinking_label: "hidden_thinking",
+	get_all_themes: "theme",
+	get_theme: "theme",
+	set_theme: "theme",
+	get_tools_expanded: "tools_expanded",
+	set_tools_expanded: "tools_expanded",
+	overlay_set_rows: "overlay",
+	overlay_open: "overlay",
+};
+
+/** The response types a UI request may be answered with (rpi's `validate_for`). */
+const UI_ANSWERS: Record<UiRequest["type"], ReadonlyArray<UiResponse["type"]>> = {
+	select: ["selected", "cancelled"],
+	confirm: ["confirmed", "cancelled"],
+	input: ["input", "cancelled"],
+	editor: ["edited", "cancelled"],
+	get_editor_text: ["editor_text"],
+	get_all_themes: ["themes"],
+	get_theme: ["theme"],
+	get_tools_expanded: ["tools_expanded"],
+	set_theme: ["theme_set"],
+	overlay_open: ["overlay_opened"],
+	notify: ["acknowledged"],
+	status: ["acknowledged"],
+	widget: ["acknowledged"],
+	title: ["acknowledged"],
+	set_editor_text: ["acknowledged"],
+	paste_to_editor: ["acknowledged"],
+	set_working_message: ["acknowledged"],
+	set_working_visible: ["acknowledged"],
+	set_working_indicator: ["acknowledged"],
+	set_hidden_thinking_label: ["acknowledged"],
+	set_tools_expanded: ["acknowledged"],
+	overlay_set_rows: ["acknowledged"],
+};
+
+function deferred<T>() {
+	let resolve!: (value: T) => void;
+	let reject!: (error: Error) => void;
+	const promise = new Promise<T>((res, rej) => {
+		resolve = res;
+		reject = rej;
+	});
+	promise.catch(() => {});
+	return { promise, resolve, reject };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+	let timer: NodeJS.Timeout | undefined;
+	const timeout = new Promise<never>((_, reject) => {
+		timer = setTimeout(() => reject(onTimeout()), ms);
+	});
+	return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export class ExtensionInstance {
+	phase: Phase = "handshake";
+	manifest: CapabilityManifest | undefined;
+	registrations: Registrations | undefined;
+	/** Why the instance stopped, once it has. */
+	failure: string | undefined;
+
+	private readonly pending = new Map<string, Pending>();
+	private readonly inbound = new Map<string, AbortController>();
+	private readonly handshake = deferred<CapabilityManifest>();
+	private loading: { id: string; builder: RegistrationBuilder; done: ReturnType<typeof deferred<void>> } | undefined;
+
+	private constructor(
+		readonly spec: ExtensionSpec,
+		readonly channel: Channel,
+		readonly options: InstanceOptions,
+	) {}
+
+	get id(): string {
+		return this.spec.id;
+	}
+
+	get generation(): number {
+		return this.options.generation;
+	}
+
+	/** Launches, handshakes, loads and initializes; the instance is `ready` when this resolves. */
+	static async start(spec: ExtensionSpec, options: InstanceOptions): Promise<ExtensionInstance> {
+		const channel = await spec.launch();
+		const instance = new ExtensionInstance(spec, channel, options);
+		channel.start({ frame: (value) => instance.onFrame(value), closed: (reason) => instance.onClosed(reason) });
+		try {
+			await instance.startup();
+			return instance;
+		} catch (error) {
+			instance.crash(error instanceof Error ? error.message : String(error));
+			await channel.terminate();
+			throw new ExtensionError("load_failed", `extension ${spec.id} (${spec.source}): ${instance.failure}`);
+		}
+	}
+
+	private async startup(): Promise<void> {
+		const { timeouts } = this.options;
+		this.channel.send({
+			type: "hello",
+			protocolVersion: PROTOCOL_VERSION,
+			instance: { extensionId: this.spec.id, generation: this.generation },
+			cwd: this.spec.cwd,
+			mode: this.options.mode,
+			projectTrusted: this.spec.projectTrusted,
+		});
+		const manifest = await withTimeout(
+			this.handshake.promise,
+			timeouts.handshakeMs,
+			() => new ExtensionError("timeout", `handshake timed out after ${timeouts.handshakeMs} ms`),
+		);
+		const declared = new Set<Capability>(manifest.capabilities ?? []);
+		const loading = {
+			id: randomUUID(),
+			builder: new RegistrationBuilder(declared, this.spec.granted),
+			done: deferred<void>(),
+		};
+		this.loading = loading;
+		this.phase = "loading";
+		this.channel.send({ type: "request", id: loading.id, generation: this.generation, request: { kind: "load" } });
+		await withTimeout(
+			loading.done.promise,
+			timeouts.loadMs,
+			() => new ExtensionError("timeout", `load phase timed out after ${timeouts.loadMs} ms`),
+		);
+		this.registrations = loading.builder.registrations;
+		this.loading = undefined;
+		this.phase = "initializing";
+		await this.request({ kind: "initialize" }, { timeoutMs: timeouts.initializeMs });
+		this.phase = "ready";
+	}
+
+	/** A committed generation's instances become active together. */
+	activate(): void {
+		if (this.phase === "ready") this.phase = "active";
+	}
+
+	get isLive(): boolean {
+		return this.phase === "active" || this.phase === "ready";
+	}
+
+	/** Runs an invocation (tool, command, event, …), streaming `update` values, until its response. */
+	invoke(invocation: Invocation, options: InvokeOptions = {}): Promise<unknown> {
+		if (this.phase !== "active") {
+			const code = this.phase === "invalidated" || this.phase === "crashed" ? "invalidated" : "not_active";
+			return Promise.reject(
+				new ExtensionError(code, `extension ${this.id} generation ${this.generation} is not active (${this.phase})`),
+			);
+		}
+		const request: HostRequest = {
+			kind: "invoke",
+			invocation,
+			...(options.context ? { context: options.context } : {}),
+		};
+		return this.request(request, options);
+	}
+
+	private request(request: HostRequest, options: InvokeOptions): Promise<unknown> {
+		const id = randomUUID();
+		const timeoutMs = options.timeoutMs ?? this.options.timeouts.invocationMs;
+		return new Promise<unknown>((resolve, reject) => {
+			let timer: NodeJS.Timeout | undefined;
+			const onAbort = () => stop(new ExtensionError("cancelled", "the invocation was cancelled"), true);
+			const stop = (error: Error | undefined, cancel: boolean, value?: unknown) => {
+				if (!this.pending.delete(id)) return;
+				clearTimeout(timer);
+				options.signal?.removeEventListener("abort", onAbort);
+				if (cancel) this.trySend({ type: "cancel", id });
+				if (error) reject(error);
+				else resolve(value);
+			};
+			this.pending.set(id, {
+				resolve: (value) => stop(undefined, false, value),
+				reject: (error) => stop(error, false),
+				...(options.onUpdate ? { onUpdate: options.onUpdate } : {}),
+			});
+			if (options.signal?.aborted) return onAbort();
+			options.signal?.addEventListener("abort", onAbort, { once: true });
+			timer = setTimeout(
+				() => stop(new ExtensionError("timeout", `extension ${this.id} did not answer within ${timeoutMs} ms`), true),
+				timeoutMs,
+			);
+			try {
+				this.channel.send({ type: "request", id, generation: this.generation, request });
+			} catch (error) {
+				stop(error instanceof Error ? error : new Error(String(error)), false);
+			}
+		});
+	}
+
+	/** Orderly end: `shutdown` frame, a grace period, then the runtime is terminated regardless. */
+	async shutdown(reason: string): Promise<void> {
+		const wasLive = this.phase !== "crashed" && this.phase !== "invalidated";
+		this.stop(
+			"invalidated",
+			`shut down: ${reason}`,
+			new ExtensionError("shutdown", `extension ${this.id} is shutting down (${reason})`),
+		);
+		if (wasLive) {
+			this.trySend({ type: "shutdown", reason });
+			let timer: NodeJS.Timeout | undefined;
+			await Promise.race([
+				this.channel.exited,
+				new Promise<void>((resolve) => {
+					timer = setTimeout(resolve, this.options.timeouts.shutdownMs);
+				}),
+			]);
+			clearTimeout(timer);
+		}
+		await this.channel.terminate();
+	}
+
+	// ── inbound ─────────────────────────────────────────────────────────────
+
+	private onFrame(value: unknown): void {
+		if (this.phase === "crashed" || this.phase === "invalidated") return;
+		try {
+			this.handle(parseExtensionFrame(value));
+		} catch (error) {
+			this.violation(error instanceof Error ? error.message : String(error));
+		}
+	}
+
+	private onClosed(reason: string): void {
+		if (this.phase === "crashed" || this.phase === "invalidated") return;
+		this.crash(reason);
+	}
+
+	private violation(message: string): void {
+		this.crash(`protocol violation: ${message}`);
+		void this.channel.terminate();
+	}
+
+	private handle(frame: ExtensionFrame): void {
+		if (this.phase === "handshake") {
+			if (frame.type !== "hello") throw new Error(`expected hello, received ${frame.type}`);
+			this.handshake.resolve(this.checkHello(frame.protocolVersion, frame.manifest));
+			return;
+		}
+		switch (frame.type) {
+			case "hello":
+				throw new Error("duplicate hello frame");
+			case "register":
+				if (!this.loading) throw new Error("registration is only allowed during the load phase");
+				this.loading.builder.register(frame.registration);
+				return;
+			case "unregister_provider":
+				if (!this.loading) throw new Error("provider unregistration is only allowed during the load phase");
+				this.loading.builder.unregisterProvider(frame.id);
+				return;
+			case "response":
+				checkRequestId(frame.id);
+				if (this.loading && frame.id === this.loading.id) return this.finishLoad(frame.result);
+				if (this.loading) throw new Error(`unexpected response ${frame.id} during the load phase`);
+				this.settle(frame.id, frame.result);
+				return;
+			case "update":
+				checkRequestId(frame.id);
+				if (this.loading) throw new Error("unexpected update during the load phase");
+				this.pending.get(frame.id)?.onUpdate?.(frame.value);
+				return;
+			case "cancel":
+				checkRequestId(frame.id);
+				this.inbound.get(frame.id)?.abort();
+				return;
+			case "request":
+				checkRequestId(frame.id);
+				this.runtimeRequest(frame.id, frame.request);
+				return;
+		}
+	}
+
+	private checkHello(protocolVersion: number, manifest: CapabilityManifest): CapabilityManifest {
+		if (protocolVersion !== PROTOCOL_VERSION) {
+			throw new Error(`unsupported extension protocol version ${protocolVersion}; host requires ${PROTOCOL_VERSION}`);
+		}
+		const idProblem = identifierProblem(manifest.id);
+		if (idProblem) throw new Error(`hello manifest id ${idProblem}`);
+		if (manifest.id !== this.spec.id) {
+			throw new Error(`hello manifest id "${manifest.id}" does not match the configured id "${this.spec.id}"`);
+		}
+		const nameProblem = textProblem(manifest.name, 256) ?? undefined;
+		if (nameProblem) throw new Error(`hello manifest name ${nameProblem}`);
+		const versionProblem = textProblem(manifest.version, 128);
+		if (versionProblem) throw new Error(`hello manifest version ${versionProblem}`);
+		const caps = manifest.capabilities ?? [];
+		const ui = manifest.uiCapabilities ?? [];
+		if (ui.length > 0 && !caps.includes("ui"))
+			throw new Error('hello declares UI operations without the "ui" capability');
+		const ungranted = caps.find((c) => !this.spec.granted.capabilities.has(c));
+		if (ungranted) throw new Error(`extension requested ungranted capability "${ungranted}"`);
+		const ungrantedUi = ui.find((c) => !this.spec.granted.uiCapabilities.has(c));
+		if (ungrantedUi) throw new Error(`extension requested ungranted UI capability "${ungrantedUi}"`);
+		this.manifest = manifest;
+		return manifest;
+	}
+
+	private finishLoad(result: ProtocolResult): void {
+		const loading = this.loading!;
+		if (result.status === "failure") {
+			loading.done.reject(
+				new ExtensionError("load_failed", `load failed: ${result.error.code}: ${result.error.message}`),
+			);
+		} else {
+			loading.done.resolve();
+		}
+	}
+
+	private settle(id: string, result: ProtocolResult): void {
+		const pending = this.pending.get(id);
+		if (!pending) return; // answered after cancel or timeout: nothing waits for it any more
+		if (result.status === "success") pending.resolve(result.value ?? null);
+		else pending.reject(new ExtensionError(result.error.code, result.error.message));
+	}
+
+	private runtimeRequest(
+		id: string,
+		request: ExtensionFrame & { type: "request" } extends { request: infer R } ? R : never,
+	) {
+		if (this.loading) {
+			this.trySend(
+				failure(id, "load_phase", "runtime actions are unavailable during the registration-only load phase"),
+			);
+			throw new Error("extension attempted a runtime request during its load phase");
+		}
+		if (this.phase === "ready") return this.trySend(failure(id, "not_active", "extension is not active yet"));
+		if (this.inbound.has(id)) throw new Error(`duplicate extension request id "${id}"`);
+		const declared = new Set(this.manifest?.capabilities ?? []);
+		const declaredUi = new Set(this.manifest?.uiCapabilities ?? []);
+		const host = this.options.runtimeHost();
+		if (request.kind === "ui") {
+			const capability = UI_CAPABILITY_OF[request.ui.request.type];
+			if (!declared.has("ui") || !declaredUi.has(capability) || !allowsUi(this.spec.granted, capability)) {
+				return this.trySend(
+					failure(
+						id,
+						"permission_denied",
+						`UI capability "${capability}" was not granted (needs "ui" and "${capability}")`,
+					),
+				);
+			}
+			if (INTERACTIVE.has(request.ui.request.type) && !(host?.hasUi ?? false)) {
+				return this.trySend(
+					failure(
+						id,
+						"ui_unavailable",
+						`interactive UI ("${request.ui.request.type}") is unavailable in ${this.options.mode} mode`,
+					),
+				);
+			}
+			if (!host) return this.trySend(failure(id, "ui_unavailable", "this session has no extension UI"));
+			const uiRequest = request.ui.request;
+			const timeoutMs =
+				request.ui.timeoutMs === undefined ? undefined : Math.min(request.ui.timeoutMs, MAX_REQUEST_TIMEOUT_MS);
+			return this.serveInbound(id, "ui_request_failed", timeoutMs, async (signal) => {
+				const answer = await host.ui(uiRequest, { instance: this, signal });
+				if (!UI_ANSWERS[uiRequest.type].includes(answer.type)) {
+					throw new Error(`UI response type "${answer.type}" does not match request type "${uiRequest.type}"`);
+				}
+				return answer;
+			});
+		}
+		if (!declared.has("session_actions") || !this.spec.granted.capabilities.has("session_actions")) {
+			return this.trySend(
+				failure(id, "permission_denied", 'session action capability "session_actions" was not granted'),
+			);
+		}
+		if (!host) return this.trySend(failure(id, "action_unavailable", "this session has no extension action host"));
+		const action = request.action;
+		return this.serveInbound(id, "action_failed", undefined, (signal) =>
+			host.action(action, { instance: this, signal }),
+		);
+	}
+
+	private serveInbound(
+		id: string,
+		failureCode: string,
+		timeoutMs: number | undefined,
+		work: (signal: AbortSignal) => Promise<unknown>,
+	): void {
+		const controller = new AbortController();
+		this.inbound.set(id, controller);
+		const cancelled = new Promise<never>((_, reject) => {
+			controller.signal.addEventListener("abort", () => reject(new Error("the request was cancelled")), { once: true });
+		});
+		const attempt = Promise.race([work(controller.signal), cancelled]);
+		const bounded =
+			timeoutMs === undefined
+				? attempt
+				: withTimeout(attempt, timeoutMs, () => {
+						controller.abort();
+						return new Error(`UI request timed out after ${timeoutMs} ms`);
+					});
+		bounded.then(
+			(value) => this.answerInbound(id, { status: "success", value: value ?? null }),
+			(error: unknown) =>
+				this.answerInbound(id, {
+					status: "failure",
+					error: { code: failureCode, message: error instanceof Error ? error.message : String(error) },
+				}),
+		);
+	}
+
+	private answerInbound(id: string, result: ProtocolResult): void {
+		if (!this.inbound.delete(id)) return;
+		if (this.phase === "crashed" || this.phase === "invalidated") return;
+		try {
+			this.channel.send({ type: "response", id, result });
+		} catch (error) {
+			if (error instanceof FrameError) {
+				this.trySend(failure(id, "frame_too_large", error.message));
+			} else {
+				this.crash(`sending a response failed: ${(error as Error).message}`);
+			}
+		}
+	}
+
+	// ── failure ─────────────────────────────────────────────────────────────
+
+	private trySend(frame: Parameters<Channel["send"]>[0]): void {
+		try {
+			this.channel.send(frame);
+		} catch {
+			// the channel is gone; its closing is reported on its own
+		}
+	}
+
+	private crash(reason: string): void {
+		const tail = this.channel.diagnostics().trim();
+		const message = tail ? `${reason}; stderr: ${tail}` : reason;
+		const code = this.phase === "handshake" || this.phase === "loading" ? "load_failed" : "transport_closed";
+		this.stop("crashed", message, new ExtensionError(code, `extension ${this.id} crashed: ${message}`));
+		this.handshake.reject(new Error(message));
+		this.loading?.done.reject(new Error(message));
+	}
+
+	private stop(phase: "crashed" | "invalidated", reason: string, error: ExtensionError): void {
+		if (this.phase === "crashed" || this.phase === "invalidated") return;
+		this.phase = phase;
+		this.failure = reason;
+		for (const pending of [...this.pending.values()]) pending.reject(error);
+		this.pending.clear();
+		for (const controller of this.inbound.values()) controller.abort();
+		this.inbound.clear();
+		this.options.onStateChange?.(this, phase, reason);
+	}
+}
+
+function failure(id: string, code: string, message: string) {
+	return { type: "response" as const, id, result: { status: "failure" as const, error: { code, message } } };
+}
+
+/** rpi's rule for request ids: 1–128 bytes, no control characters. */
+function checkRequestId(id: string): void {
+	const problem = textProblem(id, 128);
+	if (problem) throw new Error(`request id ${problem}`);
+}
