@@ -205,20 +205,12 @@ export class ExtensionInstance {
 			mode: this.options.mode,
 			projectTrusted: this.spec.projectTrusted,
 		});
-		const manifest = await withTimeout(
+		await withTimeout(
 			this.handshake.promise,
 			timeouts.handshakeMs,
 			() => new ExtensionError("timeout", `handshake timed out after ${timeouts.handshakeMs} ms`),
 		);
-		const declared = new Set<Capability>(manifest.capabilities ?? []);
-		const loading = {
-			id: randomUUID(),
-			builder: new RegistrationBuilder(declared, this.spec.granted),
-			done: deferred<void>(),
-		};
-		this.loading = loading;
-		this.phase = "loading";
-		this.channel.send({ type: "request", id: loading.id, generation: this.generation, request: { kind: "load" } });
+		const loading = this.loading!;
 		await withTimeout(
 			loading.done.promise,
 			timeouts.loadMs,
@@ -335,7 +327,7 @@ export class ExtensionInstance {
 	private handle(frame: ExtensionFrame): void {
 		if (this.phase === "handshake") {
 			if (frame.type !== "hello") throw new Error(`expected hello, received ${frame.type}`);
-			this.handshake.resolve(this.checkHello(frame.protocolVersion, frame.manifest));
+			this.beginLoad(this.checkHello(frame.protocolVersion, frame.manifest));
 			return;
 		}
 		switch (frame.type) {
@@ -351,7 +343,10 @@ export class ExtensionInstance {
 				return;
 			case "response":
 				checkRequestId(frame.id);
-				if (this.loading && frame.id === this.loading.id) return this.finishLoad(frame.result);
+				if (this.loading && frame.id === this.loading.id) {
+					this.finishLoad(frame.result);
+					return;
+				}
 				if (this.loading) throw new Error(`unexpected response ${frame.id} during the load phase`);
 				this.settle(frame.id, frame.result);
 				return;
@@ -394,6 +389,16 @@ export class ExtensionInstance {
 		if (ungrantedUi) throw new Error(`extension requested ungranted UI capability "${ungrantedUi}"`);
 		this.manifest = manifest;
 		return manifest;
+	}
+
+	/** Entered as the hello is accepted, so every later frame is judged by the load phase's rules. */
+	private beginLoad(manifest: CapabilityManifest): void {
+		const declared = new Set<Capability>(manifest.capabilities ?? []);
+		const builder = new RegistrationBuilder(declared, this.spec.granted);
+		this.loading = { id: randomUUID(), builder, done: deferred<void>() };
+		this.phase = "loading";
+		this.channel.send({ type: "request", id: this.loading.id, generation: this.generation, request: { kind: "load" } });
+		this.handshake.resolve(manifest);
 	}
 
 	private finishLoad(result: ProtocolResult): void {

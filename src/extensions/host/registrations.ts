@@ -167,8 +167,8 @@ export class RegistrationBuilder {
 	}
 
 	private unique(kind: string, name: string): void {
-		let names = this.seen.get(kind);
-		if (!names) this.seen.set(kind, (names = new Set()));
+		const names = this.seen.get(kind) ?? new Set<string>();
+		this.seen.set(kind, names);
 		if (names.has(name)) throw new RegistrationError(`registered duplicate ${kind} "${name}"`);
 		names.add(name);
 	}

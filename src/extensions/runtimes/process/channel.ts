@@ -129,15 +129,15 @@ export class ProcessChannel implements Channel {
 	}
 
 	async terminate(): Promise<void> {
-		if (this.alive && this.child.pid !== undefined) {
-			try {
-				process.kill(-this.child.pid, "SIGKILL");
-			} catch {
-				// the group is already gone
-			}
-			this.child.kill("SIGKILL");
+		if (this.child.pid === undefined) return;
+		// The group outlives its leader: descendants must die even when the child already exited.
+		try {
+			process.kill(-this.child.pid, "SIGKILL");
+		} catch {
+			// no member of the group is left
 		}
-		if (this.child.pid !== undefined) await this.exited;
+		if (this.alive) this.child.kill("SIGKILL");
+		await this.exited;
 	}
 
 	diagnostics(): string {

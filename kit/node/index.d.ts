@@ -1,0 +1,492 @@
+/**
+ * Types of the pier process-extension kit for Node (kit/node/index.mjs).
+ *
+ * Names follow pi's ExtensionAPI (`@earendil-works/pi-coding-agent`); the
+ * differences come from running in another process: everything that talks to
+ * the session returns a Promise of the host's answer, and only what protocol v1
+ * carries is here (no TUI components, renderers or providers).
+ */
+
+export declare const PROTOCOL_VERSION: 1;
+/** Default frame limit in bytes, excluding the LF (the host's default). */
+export declare const DEFAULT_MAX_FRAME_BYTES: number;
+
+// ── manifest ─────────────────────────────────────────────────────────────────
+
+export type Capability =
+	| "commands"
+	| "tools"
+	| "event_hooks"
+	| "message_renderers"
+	| "provider_metadata"
+	| "provider"
+	| "session_actions"
+	| "ui"
+	| "overlays";
+
+export type UiCapability =
+	| "select"
+	| "confirm"
+	| "input"
+	| "editor"
+	| "notify"
+	| "status"
+	| "widget"
+	| "title"
+	| "set_editor_text"
+	| "editor_text"
+	| "working"
+	| "hidden_thinking"
+	| "theme"
+	| "tools_expanded"
+	| "overlay";
+
+/**
+ * What the extension declares in its `hello`: a subset of what its
+ * pi-extension.json grants. `id` defaults to `PI_EXTENSION_ID`, `name` to the
+ * id, `version` to "0.0.0".
+ */
+export interface KitManifest {
+	id?: string;
+	name?: string;
+	version?: string;
+	capabilities?: Capability[];
+	uiCapabilities?: UiCapability[];
+}
+
+export interface RunOptions {
+	/** Frame limit for both directions; must match the host's (default 1 MiB). */
+	maxFrameBytes?: number;
+}
+
+/**
+ * Serves the extension over stdin/stdout until the host shuts it down or
+ * stdin ends. `factory` runs on the host's `load` request; it may register
+ * things (synchronously or before its promise settles) but make no runtime
+ * requests. Redirects `console.log`/`process.stdout` to stderr and logs
+ * unhandled rejections to stderr instead of exiting.
+ */
+export declare function runExtension(
+	manifest: KitManifest,
+	factory: (pi: ExtensionAPI) => void | Promise<void>,
+	options?: RunOptions,
+): void;
+
+// ── errors ───────────────────────────────────────────────────────────────────
+
+/** A UI or action request the host answered with a failure. */
+export declare class ExtensionRequestError extends Error {
+	constructor(code: string, message: string);
+	/** The protocol error code: `permission_denied`, `ui_unavailable`, `ui_request_failed`, `action_failed`, `cancelled`, … */
+	readonly code: string;
+}
+
+/** An outbound frame over the limit; nothing was sent. */
+export declare class FrameTooLargeError extends Error {
+	constructor(bytes: number, maxFrameBytes: number);
+	readonly code: "frame_too_large";
+}
+
+// ── framing helpers (used by the kit; exported for tests and other tools) ────
+
+/** Compact JSON + LF; throws FrameTooLargeError over the limit. */
+export declare function encodeFrame(frame: unknown, maxFrameBytes?: number): string;
+
+/** Splits bytes on LF only (never on U+2028 or CR); throws when a line passes the limit. */
+export declare class LineSplitter {
+	constructor(maxFrameBytes: number, onLine: (line: Uint8Array) => void);
+	push(chunk: Uint8Array): void;
+}
+
+// ── content and results ──────────────────────────────────────────────────────
+
+export interface TextContent {
+	type: "text";
+	text: string;
+	textSignature?: string;
+}
+export interface ImageContent {
+	type: "image";
+	data: string;
+	mimeType: string;
+}
+export type ContentBlock = TextContent | ImageContent | { type: string; [key: string]: unknown };
+
+/** A tool's result (and a tool update's value). */
+export interface AgentToolResult<TDetails = unknown> {
+	content: ContentBlock[];
+	details?: TDetails;
+	terminate?: boolean;
+	[key: string]: unknown;
+}
+
+/** A pi-ai Model, as the host sends it (headers are always null). */
+export interface Model {
+	id: string;
+	name: string;
+	api: string;
+	provider: string;
+	baseUrl: string;
+	contextWindow: number;
+	maxTokens: number;
+	reasoning?: boolean;
+	[key: string]: unknown;
+}
+
+export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
+export type Mode = "tui" | "rpc" | "json" | "print";
+export type Delivery = "steer" | "followUp" | "nextTurn";
+
+export interface ContextUsage {
+	tokens: number | null;
+	contextWindow: number;
+	percent: number | null;
+}
+
+/** The invocation's context snapshot as sent by the host (docs/protocol-v1.md §6). */
+export interface ContextSnapshot {
+	sessionName?: string;
+	sessionId?: string;
+	sessionFile?: string;
+	isIdle: boolean;
+	projectTrusted: boolean;
+	hasPendingMessages: boolean;
+	contextUsage?: { tokens?: number; contextWindow: number; percent?: number };
+	activeTools?: string[];
+	allTools?: string[];
+	commands?: Array<{ name: string; description?: string }>;
+	flagValues?: Record<string, unknown>;
+	systemPrompt: string;
+	model?: Model;
+	thinkingLevel: ThinkingLevel;
+}
+
+// ── UI ───────────────────────────────────────────────────────────────────────
+
+export interface DialogOptions {
+	/** Aborting dismisses the dialog (the promise rejects with code `cancelled`). */
+	signal?: AbortSignal;
+	/** Sent as the request's `timeoutMs` (the host caps it at 10 minutes). */
+	timeout?: number;
+}
+
+export type SelectOption = string | { value: string; label?: string; description?: string };
+
+/**
+ * `ctx.ui`. Each call is one UI request; the promise rejects with an
+ * ExtensionRequestError when the host refuses it (e.g. `permission_denied` for
+ * a UI capability not declared in the manifest). Not awaiting is fine: a
+ * failure of an unawaited call is dropped, as pi's void methods would.
+ */
+export interface ExtensionUIContext {
+	/** The chosen option's value; undefined when cancelled. */
+	select(title: string, options: SelectOption[], opts?: DialogOptions): Promise<string | undefined>;
+	/** false when cancelled. */
+	confirm(title: string, message: string, opts?: DialogOptions): Promise<boolean>;
+	input(title: string, placeholder?: string, opts?: DialogOptions): Promise<string | undefined>;
+	editor(title: string, prefill?: string, opts?: DialogOptions): Promise<string | undefined>;
+	notify(message: string, level?: "info" | "warning" | "error"): Promise<void>;
+	/** undefined text clears the entry. */
+	setStatus(key: string, text?: string): Promise<void>;
+	/** undefined lines clear the widget; placement defaults to above the editor. */
+	setWidget(
+		key: string,
+		lines: string[] | undefined,
+		options?: { placement?: "aboveEditor" | "belowEditor" | "above_editor" | "below_editor" },
+	): Promise<void>;
+	setTitle(title: string): Promise<void>;
+	setEditorText(text: string): Promise<void>;
+	getEditorText(): Promise<string>;
+	pasteToEditor(text: string): Promise<void>;
+	setWorkingMessage(message?: string): Promise<void>;
+	setWorkingVisible(visible: boolean): Promise<void>;
+	setWorkingIndicator(options?: { frames?: string[]; intervalMs?: number }): Promise<void>;
+	setHiddenThinkingLabel(label?: string): Promise<void>;
+	getAllThemes(): Promise<Array<{ name: string; path: string | undefined }>>;
+	getTheme(name: string): Promise<{ name: string; path?: string } | undefined>;
+	setTheme(theme: string | { name: string }): Promise<{ success: boolean; error?: string }>;
+	getToolsExpanded(): Promise<boolean>;
+	setToolsExpanded(expanded: boolean): Promise<void>;
+}
+
+// ── session actions ──────────────────────────────────────────────────────────
+
+export interface CustomMessage<T = unknown> {
+	customType: string;
+	content: string | ContentBlock[];
+	/** Default true. */
+	display?: boolean;
+	details?: T;
+}
+
+export interface CommandInfo {
+	name: string;
+	description?: string;
+	source: string;
+	sourceInfo: { path: string; source: string; scope: string; origin: string; baseDir?: string };
+}
+
+export interface CompactionResult {
+	summary: string;
+	firstKeptEntryId: string;
+	tokensBefore: number;
+	estimatedTokensAfter?: number;
+	[key: string]: unknown;
+}
+
+/**
+ * Session actions (need the `session_actions` capability). Each resolves with
+ * the host's answer and rejects with an ExtensionRequestError on a failure.
+ */
+export interface SessionActions {
+	/** deliverAs defaults to "steer". */
+	sendMessage<T = unknown>(
+		message: CustomMessage<T>,
+		options?: { triggerTurn?: boolean; deliverAs?: Delivery },
+	): Promise<void>;
+	sendUserMessage(content: string | ContentBlock[], options?: { deliverAs?: Delivery }): Promise<void>;
+	/** Resolves with the new entry's id. */
+	appendEntry<T = unknown>(customType: string, data?: T): Promise<string>;
+	setSessionName(name: string): Promise<void>;
+	setLabel(entryId: string, label: string | undefined): Promise<void>;
+	getActiveTools(): Promise<string[]>;
+	getAllTools(): Promise<string[]>;
+	setActiveTools(toolNames: string[]): Promise<void>;
+	getCommands(): Promise<CommandInfo[]>;
+	/** Resolves true; rejects when the model is not registered. */
+	setModel(model: Model): Promise<boolean>;
+	setThinkingLevel(
+		level: ThinkingLevel,
+	): Promise<{ requested: ThinkingLevel; effective: ThinkingLevel; clamped: boolean; message: string }>;
+}
+
+// ── handler context ──────────────────────────────────────────────────────────
+
+/** What every handler gets: host facts, the invocation's snapshot, UI and session control. */
+export interface ExtensionContext extends SessionActions {
+	/** The extension's working directory, from the host's hello. */
+	readonly cwd: string;
+	readonly mode: Mode;
+	readonly projectTrusted: boolean;
+	/** Interactive mode (tui/rpc) and at least one UI capability declared. */
+	readonly hasUI: boolean;
+	/** Aborted when the host cancels this invocation. */
+	readonly signal: AbortSignal;
+	readonly ui: ExtensionUIContext;
+	// From the context snapshot; undefined when the host attached no session.
+	readonly sessionName: string | undefined;
+	readonly sessionId: string | undefined;
+	readonly sessionFile: string | undefined;
+	readonly model: Model | undefined;
+	readonly thinkingLevel: ThinkingLevel | undefined;
+	isIdle(): boolean | undefined;
+	hasPendingMessages(): boolean | undefined;
+	getContextUsage(): ContextUsage | undefined;
+	getSystemPrompt(): string | undefined;
+	abort(): Promise<void>;
+	shutdown(): Promise<void>;
+	compact(options?: {
+		customInstructions?: string;
+		onComplete?: (result: CompactionResult) => void;
+		onError?: (error: Error) => void;
+	}): Promise<CompactionResult>;
+	reload(): Promise<{ generation: number; diagnostics: Array<{ level: string; message: string; path?: string }> }>;
+	waitForIdle(): Promise<void>;
+}
+
+// ── registrations ────────────────────────────────────────────────────────────
+
+/** JSON Schema; a TypeBox schema works too (it is sent as its JSON). */
+export type JsonSchema = Record<string, unknown>;
+
+// biome-ignore lint/suspicious/noExplicitAny: params are what the JSON Schema says; TS authors pass the type argument
+export interface ToolDefinition<TParams = any, TDetails = unknown> {
+	name: string;
+	/** Defaults to the name. */
+	label?: string;
+	/** Defaults to the label. */
+	description?: string;
+	/** Defaults to an object schema without properties. */
+	parameters?: JsonSchema;
+	promptGuidelines?: string[];
+	executionMode?: "default" | "sequential" | "parallel";
+	capability?: "read" | "write" | "exec";
+	/**
+	 * A thrown error becomes the failure `extension_error`; when `signal` is
+	 * aborted (host cancel) the invocation fails with `cancelled` whatever happens.
+	 */
+	execute(
+		toolCallId: string,
+		params: TParams,
+		signal: AbortSignal,
+		onUpdate: (partialResult: AgentToolResult<TDetails>) => void,
+		ctx: ExtensionContext,
+	): Promise<AgentToolResult<TDetails>> | AgentToolResult<TDetails>;
+}
+
+export interface CommandOptions {
+	description?: string;
+	/** `args` is the raw text after the command ("" if none); the return value is the response value. */
+	handler(args: string, ctx: ExtensionContext): unknown;
+}
+
+export interface ShortcutOptions {
+	description?: string;
+	handler(ctx: ExtensionContext): unknown;
+}
+
+export interface FlagOptions {
+	type: "boolean" | "string";
+	default?: boolean | string;
+	description?: string;
+}
+
+/** pi's event bus between this extension's own handlers. */
+export interface EventBus {
+	emit(channel: string, data: unknown): void;
+	/** Returns the unsubscribe function. */
+	on(channel: string, handler: (data: unknown) => void): () => void;
+}
+
+// ── hooks ────────────────────────────────────────────────────────────────────
+
+export interface ToolCallEvent {
+	type: "tool_call";
+	toolCallId: string;
+	toolName: string;
+	/** Mutating it in place changes the arguments, as in pi. */
+	input: Record<string, unknown>;
+}
+export interface ToolCallEventResult {
+	block?: boolean;
+	reason?: string;
+	input?: unknown;
+}
+
+export interface InputEvent {
+	type: "input";
+	text: string;
+	images: ImageContent[];
+	source: string;
+	streamingBehavior?: "steer" | "followUp" | null;
+}
+export type InputEventResult =
+	| { action: "continue" }
+	| { action: "transform"; text: string; images?: ImageContent[] }
+	| { action: "handled" };
+
+export interface ToolResultEvent {
+	type: "tool_result";
+	toolCallId: string;
+	toolName: string;
+	input: Record<string, unknown>;
+	content: ContentBlock[];
+	details: unknown;
+	isError: boolean;
+}
+export interface ToolResultEventResult {
+	content?: ContentBlock[];
+	details?: unknown;
+	isError?: boolean;
+}
+
+export interface BeforeAgentStartEvent {
+	type: "before_agent_start";
+	prompt: string;
+	images: ImageContent[];
+	systemPrompt: string;
+}
+export interface BeforeAgentStartEventResult {
+	message?: CustomMessage & { display: boolean };
+	messages?: Array<CustomMessage & { display: boolean }>;
+	systemPrompt?: string;
+}
+
+export interface SessionStartEvent {
+	type: "session_start";
+	reason: "startup" | "reload";
+}
+export interface SessionShutdownEvent {
+	type: "session_shutdown";
+	reason: string;
+}
+
+/** Typed hooks; every other known hook name is accepted with a loose event type. */
+export interface HookMap {
+	tool_call: { event: ToolCallEvent; result: ToolCallEventResult };
+	input: { event: InputEvent; result: InputEventResult };
+	tool_result: { event: ToolResultEvent; result: ToolResultEventResult };
+	before_agent_start: { event: BeforeAgentStartEvent; result: BeforeAgentStartEventResult };
+	session_start: { event: SessionStartEvent; result: undefined };
+	session_shutdown: { event: SessionShutdownEvent; result: undefined };
+	context: { event: { type: "context"; messages: unknown[] }; result: { messages?: unknown[] } };
+	session_before_switch: { event: HookEvent<"session_before_switch">; result: { cancel?: boolean } };
+	session_before_fork: {
+		event: HookEvent<"session_before_fork">;
+		result: { cancel?: boolean; skipConversationRestore?: boolean };
+	};
+	session_before_compact: {
+		event: HookEvent<"session_before_compact">;
+		result: { cancel?: boolean; compaction?: CompactionResult };
+	};
+	before_provider_headers: {
+		event: { type: "before_provider_headers"; headers: Record<string, string | null> };
+		result: { headers: Record<string, string | null> };
+	};
+}
+
+/** The hooks pier accepts (docs/protocol-v1.md §7.1); any other name fails the load. */
+export type HookName =
+	| keyof HookMap
+	| "project_trust"
+	| "resources_discover"
+	| "session_info_changed"
+	| "session_compact"
+	| "session_before_tree"
+	| "session_tree"
+	| "before_provider_request"
+	| "after_provider_response"
+	| "agent_start"
+	| "agent_end"
+	| "agent_settled"
+	| "turn_start"
+	| "turn_end"
+	| "message_start"
+	| "message_update"
+	| "message_end"
+	| "tool_execution_start"
+	| "tool_execution_update"
+	| "tool_execution_end"
+	| "model_select"
+	| "thinking_level_select"
+	| "user_bash"
+	| "trust_decision";
+
+/** `{type: name, ...data}` (non-object data arrives as `{type, data}`). */
+export type HookEvent<N extends string> = { type: N; [key: string]: unknown };
+
+export type HookHandler<E, R> = (event: E, ctx: ExtensionContext) => R | undefined | Promise<R | undefined>;
+
+// ── the API ──────────────────────────────────────────────────────────────────
+
+/**
+ * `pi`, as given to the factory. `register*` and `on` work only inside the
+ * factory (they throw afterwards); the session actions work only after it (they
+ * throw during it) and, called from a handler, belong to that invocation: a host
+ * cancel rejects them.
+ */
+export interface ExtensionAPI extends SessionActions {
+	// biome-ignore lint/suspicious/noExplicitAny: as in ToolDefinition
+	registerTool<TParams = any, TDetails = unknown>(tool: ToolDefinition<TParams, TDetails>): void;
+	registerCommand(name: string, options: CommandOptions): void;
+	registerShortcut(key: string, options: ShortcutOptions): void;
+	registerFlag(name: string, options: FlagOptions): void;
+	/** The value in the current invocation's snapshot `flagValues`, else the registered default. */
+	getFlag(name: string): boolean | string | undefined;
+	/** From the current (or latest) context snapshot. */
+	getSessionName(): string | undefined;
+	getThinkingLevel(): ThinkingLevel | undefined;
+	on<K extends keyof HookMap>(event: K, handler: HookHandler<HookMap[K]["event"], HookMap[K]["result"]>): void;
+	on<N extends Exclude<HookName, keyof HookMap>>(event: N, handler: HookHandler<HookEvent<N>, unknown>): void;
+	readonly events: EventBus;
+}

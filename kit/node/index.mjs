@@ -1,0 +1,778 @@
+/**
+ * pier process-extension kit for Node: write a protocol v1 extension the way you
+ * write an in-process pi extension.
+ *
+ *   #!/usr/bin/env node
+ *   import { runExtension } from "./kit/node/index.mjs";
+ *   runExtension({ id: "my-ext", capabilities: ["tools"] }, (pi) => {
+ *     pi.registerTool({ name: "hi", parameters: { type: "object" }, execute: async () => ({ content: [] }) });
+ *   });
+ *
+ * The kit owns the process: stdin/stdout carry LF-delimited JSON frames and
+ * nothing else, so anything the extension prints (console.log, process.stdout)
+ * is redirected to stderr, which the host keeps for its error messages.
+ *
+ * Plain JavaScript with a hand-written index.d.ts, so it needs no build step and
+ * no dependencies beyond Node ≥ 20. docs/protocol-v1.md is the wire reference.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+
+export const PROTOCOL_VERSION = 1;
+/** The host's default limit (docs/protocol-v1.md §3); the bytes of a frame excluding its LF. */
+export const DEFAULT_MAX_FRAME_BYTES = 1024 * 1024;
+
+/** A runtime request the host answered with a failure; `code` is the protocol error code. */
+export class ExtensionRequestError extends Error {
+	constructor(code, message) {
+		super(`${code}: ${message}`);
+		this.name = "ExtensionRequestError";
+		this.code = code;
+	}
+}
+
+/** An outbound frame over the limit: refused before anything is written. */
+export class FrameTooLargeError extends Error {
+	constructor(bytes, maxFrameBytes) {
+		super(`extension protocol frame of ${bytes} bytes exceeds ${maxFrameBytes} bytes`);
+		this.name = "FrameTooLargeError";
+		this.code = "frame_too_large";
+	}
+}
+
+/** A failure the kit itself answers an invocation with (unknown tool, unsupported kind…). */
+class InvocationFailure extends Error {
+	constructor(code, message) {
+		super(message);
+		this.code = code;
+	}
+}
+
+// ── framing ──────────────────────────────────────────────────────────────────
+
+/** One frame as one line: compact JSON + LF, refused (not truncated) when over the limit. */
+export function encodeFrame(frame, maxFrameBytes = DEFAULT_MAX_FRAME_BYTES) {
+	const json = JSON.stringify(frame);
+	const bytes = Buffer.byteLength(json, "utf8");
+	if (bytes > maxFrameBytes) throw new FrameTooLargeError(bytes, maxFrameBytes);
+	return `${json}\n`;
+}
+
+/**
+ * Splits a byte stream on LF only. Not `readline`: it also breaks lines at
+ * U+2028/U+2029 and CR, which JSON strings may legally contain raw. Works on
+ * bytes so a multi-byte character split across chunks is decoded whole.
+ */
+export class LineSplitter {
+	constructor(maxFrameBytes, onLine) {
+		this.maxFrameBytes = maxFrameBytes;
+		this.onLine = onLine;
+		this.pending = [];
+		this.pendingBytes = 0;
+	}
+
+	push(chunk) {
+		let start = 0;
+		while (start < chunk.length) {
+			const lf = chunk.indexOf(0x0a, start);
+			const piece = chunk.subarray(start, lf === -1 ? chunk.length : lf);
+			// Checked before buffering, so a runaway line never holds more than one frame of memory.
+			if (this.pendingBytes + piece.length > this.maxFrameBytes) {
+				throw new Error(`host frame exceeds ${this.maxFrameBytes} bytes`);
+			}
+			if (lf === -1) {
+				this.pending.push(Buffer.from(piece));
+				this.pendingBytes += piece.length;
+				return;
+			}
+			const line = this.pending.length === 0 ? piece : Buffer.concat([...this.pending, piece]);
+			this.pending = [];
+			this.pendingBytes = 0;
+			this.onLine(line);
+			start = lf + 1;
+		}
+	}
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** One line → one frame object; the host never sends blank, CRLF or non-JSON lines, so those are fatal. */
+function parseLine(line) {
+	if (line.length === 0) throw new Error("blank line in the host's frame stream");
+	if (line[line.length - 1] === 0x0d) throw new Error("CRLF line ending in the host's frame stream");
+	const frame = JSON.parse(utf8.decode(line));
+	if (frame === null || typeof frame !== "object" || typeof frame.type !== "string") {
+		throw new Error("host frame is not an object with a type");
+	}
+	return frame;
+}
+
+const success = (value) => ({ status: "success", value: value === undefined ? null : value });
+const failure = (code, message) => ({ status: "failure", error: { code, message } });
+const messageOf = (error) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * pi's fire-and-forget calls (notify, setStatus, sendMessage…) return void there;
+ * here they return promises that an author may never await. Marking them handled
+ * keeps a host-side failure from becoming an unhandled rejection; `await` still throws.
+ */
+function quiet(promise) {
+	promise.catch(() => {});
+	return promise;
+}
+
+// ── event hooks: several handlers of one extension give the host one value ───
+
+/** What a handler's return value feeds into the event the next handler sees (rpi's QuickJS rules). */
+const FEED_FORWARD = {
+	tool_call: (event, r) => copyFields(event, r, ["input"]),
+	input: (event, r) => {
+		if (r.action === "transform") copyFields(event, r, ["text", "images"]);
+	},
+	context: (event, r) => copyFields(event, r, ["messages"]),
+	before_provider_request: (event, r) => {
+		event.payload = r;
+	},
+	before_provider_headers: (event, r) => {
+		if (r.headers) event.headers = { ...event.headers, ...r.headers };
+	},
+	before_agent_start: (event, r) => copyFields(event, r, ["systemPrompt"]),
+	message_end: (event, r) => copyFields(event, r, ["message"]),
+	tool_result: (event, r) => copyFields(event, r, ["content", "details", "isError"]),
+};
+
+function copyFields(target, source, keys) {
+	for (const key of keys) if (key in source) target[key] = source[key];
+}
+
+/** How one more handler result joins the results so far. */
+function combine(name, merged, result) {
+	if (name === "before_provider_request" || name === "context") return result; // the latest wins
+	if (name === "input") {
+		if (result.action === "transform") return { ...(merged?.action === "transform" ? merged : {}), ...result };
+		return result.action === "handled" ? result : (merged ?? result);
+	}
+	if (name === "before_agent_start") {
+		// Messages accumulate; the host appends `messages` when non-empty.
+		const { message, messages = [], ...rest } = result;
+		const all = [...(merged?.messages ?? []), ...messages, ...(message ? [message] : [])];
+		return { ...merged, ...rest, ...(all.length > 0 ? { messages: all } : {}) };
+	}
+	const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+	return isObject(merged) && isObject(result) ? { ...merged, ...result } : result;
+}
+
+/** Reducers that stop at the first decisive answer (docs/protocol-v1.md §7.3). */
+function stopsChain(name, result) {
+	if (name === "user_bash") return true;
+	if (name === "tool_call" && result.block === true) return true;
+	if (name === "input" && result.action === "handled") return true;
+	return result.cancel === true;
+}
+
+/** pi extensions mutate these event fields in place; a mutation counts as a returned change. */
+const IN_PLACE = {
+	tool_call: ["input", (merged, v) => ({ ...merged, input: v })],
+	before_provider_headers: ["headers", (merged, v) => ({ ...merged, headers: v })],
+	message_end: ["message", (merged, v) => ({ ...merged, message: v })],
+	before_provider_request: ["payload", (_merged, v) => v],
+};
+
+/** pi's handlers receive `{type, ...data}`. */
+function eventObject(name, data) {
+	const isObject = data !== null && typeof data === "object" && !Array.isArray(data);
+	return isObject ? { type: name, ...data } : { type: name, data };
+}
+
+// ── the runtime ──────────────────────────────────────────────────────────────
+
+let started = false;
+
+/**
+ * Runs the extension: answers the host's hello with `manifest`, calls
+ * `factory(pi)` on the host's `load` request, then serves invocations until the
+ * host shuts it down or stdin ends.
+ */
+export function runExtension(manifest, factory, options = {}) {
+	if (started) throw new Error("runExtension may be called only once per process");
+	if (typeof factory !== "function") throw new TypeError("runExtension(manifest, factory): factory must be a function");
+	started = true;
+	const runtime = new Runtime(normalizeManifest(manifest), factory, options);
+	runtime.start();
+}
+
+function normalizeManifest(manifest = {}) {
+	const id = manifest.id ?? process.env.PI_EXTENSION_ID;
+	if (!id) throw new Error("runExtension: manifest.id is required (or PI_EXTENSION_ID must be set)");
+	return {
+		id,
+		name: manifest.name ?? id,
+		version: manifest.version ?? "0.0.0",
+		capabilities: [...new Set(manifest.capabilities ?? [])],
+		uiCapabilities: [...new Set(manifest.uiCapabilities ?? [])],
+	};
+}
+
+class Runtime {
+	constructor(manifest, factory, options) {
+		this.manifest = manifest;
+		this.factory = factory;
+		this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+		/** handshake → loading → live (or failed); registrations only while loading, requests only when live. */
+		this.phase = "handshake";
+		this.host = { cwd: process.cwd(), mode: "print", projectTrusted: false };
+		this.tools = new Map();
+		this.commands = new Map();
+		this.shortcuts = new Map();
+		this.flags = new Map();
+		this.hooks = new Map();
+		/** Host request id → running invocation. */
+		this.invocations = new Map();
+		/** Our request id → awaiting caller. */
+		this.pending = new Map();
+		this.nextRequestId = 0;
+		/** The most recent context snapshot, for pi.getFlag & co. called outside any invocation. */
+		this.latestSnapshot = undefined;
+		/** Which invocation a `pi.*` call belongs to, across awaits (for snapshots and cancellation). */
+		this.current = new AsyncLocalStorage();
+		this.events = new EventBus();
+		this.api = this.createApi();
+	}
+
+	start() {
+		this.claimStdout();
+		// An author's forgotten promise must not take the extension down with all its registrations.
+		process.on("unhandledRejection", (reason) => {
+			process.stderr.write(`[${this.manifest.id}] unhandled rejection: ${reason?.stack ?? reason}\n`);
+		});
+		const splitter = new LineSplitter(this.maxFrameBytes, (line) => this.dispatch(parseLine(line)));
+		process.stdin.on("data", (chunk) => {
+			try {
+				splitter.push(chunk);
+			} catch (error) {
+				this.fatal(`protocol error: ${messageOf(error)}`);
+			}
+		});
+		// The host closing our stdin is the end of the session for us.
+		process.stdin.on("end", () => process.exit(0));
+		process.stdin.on("error", () => process.exit(0));
+	}
+
+	/** stdout is the protocol channel: keep its writer for frames and send every other write to stderr. */
+	claimStdout() {
+		const stdout = process.stdout;
+		this.writeFrame = stdout.write.bind(stdout);
+		stdout.write = (chunk, encoding, callback) => process.stderr.write(chunk, encoding, callback);
+		stdout.on("error", () => process.exit(0)); // EPIPE: the host is gone
+	}
+
+	fatal(message) {
+		process.stderr.write(`[${this.manifest.id}] ${message}\n`);
+		process.exit(1);
+	}
+
+	send(frame) {
+		this.writeFrame(encodeFrame(frame, this.maxFrameBytes));
+	}
+
+	/** Answers a host request exactly as asked, or with why that was impossible. */
+	respond(id, result) {
+		try {
+			this.send({ type: "response", id, result });
+		} catch (error) {
+			const code = error instanceof FrameTooLargeError ? "frame_too_large" : "extension_error";
+			this.send({ type: "response", id, result: failure(code, `result not sent: ${messageOf(error)}`) });
+		}
+	}
+
+	// ── inbound frames ───────────────────────────────────────────────────────
+
+	dispatch(frame) {
+		switch (frame.type) {
+			case "hello":
+				return this.onHello(frame);
+			case "request":
+				return this.onHostRequest(frame);
+			case "response":
+				return this.onResponse(frame);
+			case "cancel":
+				return this.onCancel(frame.id);
+			case "shutdown":
+				// No reply is expected and the host kills the process group right after: leave at once.
+				return process.exit(0);
+			default:
+				process.stderr.write(`[${this.manifest.id}] ignoring unknown host frame type ${frame.type}\n`);
+		}
+	}
+
+	onHello(frame) {
+		if (frame.protocolVersion !== PROTOCOL_VERSION) {
+			this.fatal(`host speaks protocol ${frame.protocolVersion}; this kit speaks ${PROTOCOL_VERSION}`);
+		}
+		this.host = { cwd: frame.cwd, mode: frame.mode, projectTrusted: frame.projectTrusted };
+		this.send({ type: "hello", protocolVersion: PROTOCOL_VERSION, manifest: this.manifest });
+	}
+
+	onHostRequest(frame) {
+		const { id, request } = frame;
+		switch (request.kind) {
+			case "load":
+				return void this.load(id);
+			case "initialize":
+				return this.respond(id, success(null));
+			case "invoke":
+				return void this.invoke(id, request.invocation, request.context);
+			default:
+				return this.respond(id, failure("unsupported_request", `unsupported host request ${request.kind}`));
+		}
+	}
+
+	async load(id) {
+		this.phase = "loading";
+		try {
+			await this.factory(this.api);
+		} catch (error) {
+			this.phase = "failed";
+			return this.respond(id, failure("load_failed", messageOf(error)));
+		}
+		// Before the response: from here on registrations are refused and runtime requests allowed.
+		this.phase = "live";
+		this.respond(id, success(null));
+	}
+
+	onResponse(frame) {
+		const waiting = this.pending.get(frame.id);
+		if (!waiting) return; // answered after we gave up on it
+		this.forget(frame.id);
+		const { result } = frame;
+		if (result.status === "success") waiting.resolve(result.value ?? null);
+		else waiting.reject(new ExtensionRequestError(result.error.code, result.error.message));
+	}
+
+	/** The host gave up on an invocation: abort its signal, drop its own requests, answer `cancelled`. */
+	onCancel(id) {
+		const invocation = this.invocations.get(id);
+		if (!invocation) return;
+		const error = new ExtensionRequestError("cancelled", "the host cancelled this invocation");
+		invocation.controller.abort(error);
+		for (const requestId of [...invocation.requests]) this.cancelRequest(requestId, error);
+		this.finish(invocation, failure("cancelled", "the invocation was cancelled"));
+	}
+
+	// ── invocations ──────────────────────────────────────────────────────────
+
+	async invoke(id, invocation, context) {
+		if (context) this.latestSnapshot = context;
+		const state = { id, context, controller: new AbortController(), requests: new Set(), done: false };
+		this.invocations.set(id, state);
+		const ctx = this.createContext(state);
+		let result;
+		try {
+			result = success(await this.current.run(state, () => this.route(invocation, ctx, state)));
+		} catch (error) {
+			if (state.controller.signal.aborted) result = failure("cancelled", "the invocation was cancelled");
+			else if (error instanceof InvocationFailure) result = failure(error.code, error.message);
+			else result = failure("extension_error", messageOf(error));
+		}
+		this.finish(state, result);
+	}
+
+	finish(state, result) {
+		if (state.done) return; // already answered (cancelled)
+		state.done = true;
+		this.invocations.delete(state.id);
+		this.respond(state.id, result);
+	}
+
+	async route(invocation, ctx, state) {
+		switch (invocation.kind) {
+			case "tool": {
+				const tool = this.registered(this.tools, "tool", invocation.name);
+				const onUpdate = (partial) => this.update(state, partial);
+				const value = await tool.execute(invocation.callId, invocation.arguments, ctx.signal, onUpdate, ctx);
+				return value ?? { content: [] };
+			}
+			case "command":
+				return this.registered(this.commands, "command", invocation.name).handler(invocation.arguments, ctx);
+			case "shortcut":
+				return this.registered(this.shortcuts, "shortcut", invocation.key).handler(ctx);
+			case "event":
+				return this.runHooks(invocation.event.name, invocation.event.data ?? null, ctx);
+			default:
+				throw new InvocationFailure(
+					"unsupported_request",
+					`this extension does not serve ${invocation.kind} invocations`,
+				);
+		}
+	}
+
+	registered(map, kind, name) {
+		const entry = map.get(name);
+		if (!entry) throw new InvocationFailure("not_registered", `no ${kind} "${name}" is registered`);
+		return entry;
+	}
+
+	/** A progress value for a tool; dropped once the invocation has been answered. */
+	update(state, partial) {
+		if (state.done) return;
+		this.send({ type: "update", id: state.id, value: partial ?? {} });
+	}
+
+	async runHooks(name, data, ctx) {
+		const event = eventObject(name, data);
+		const [field, fold] = IN_PLACE[name] ?? [];
+		const before = field ? JSON.stringify(event[field]) : undefined;
+		let merged;
+		for (const handler of this.hooks.get(name) ?? []) {
+			const result = await handler(event, ctx);
+			if (result === undefined || result === null) continue;
+			merged = combine(name, merged, result);
+			FEED_FORWARD[name]?.(event, result);
+			if (stopsChain(name, result)) break;
+		}
+		if (field && JSON.stringify(event[field]) !== before) merged = fold(merged, event[field]);
+		return merged ?? null;
+	}
+
+	// ── runtime requests (extension → host) ──────────────────────────────────
+
+	/**
+	 * Sends a UI or action request and resolves with the host's answer. Throws
+	 * synchronously outside the live phase: the host would fail the whole load
+	 * for a request during it, so it is a programming error, not a rejection.
+	 */
+	request(request, { invocation = this.current.getStore(), signal } = {}) {
+		if (this.phase !== "live") {
+			throw new Error(
+				`runtime requests (UI, session actions) are unavailable during the ${this.phase} phase; ` +
+					"call them from tool, command or event handlers, not from the extension factory",
+			);
+		}
+		if (invocation?.controller.signal.aborted || signal?.aborted) {
+			return quiet(Promise.reject(new ExtensionRequestError("cancelled", "the request was cancelled")));
+		}
+		const id = `kit-${++this.nextRequestId}`; // ids are ours to choose; the host only needs them unique
+		const promise = new Promise((resolve, reject) => {
+			this.pending.set(id, { resolve, reject, invocation });
+			invocation?.requests.add(id);
+			try {
+				this.send({ type: "request", id, request });
+			} catch (error) {
+				this.forget(id);
+				reject(error);
+			}
+		});
+		if (signal) {
+			// An author's DialogOptions.signal dismisses the dialog: cancel the request at the host.
+			const onAbort = () => this.cancelRequest(id, new ExtensionRequestError("cancelled", "the request was cancelled"));
+			signal.addEventListener("abort", onAbort, { once: true });
+			quiet(promise.finally(() => signal.removeEventListener("abort", onAbort)));
+		}
+		return quiet(promise);
+	}
+
+	/** Our side gave up: tell the host (it still answers, and that answer is ignored) and reject now. */
+	cancelRequest(id, error) {
+		const waiting = this.pending.get(id);
+		if (!waiting) return;
+		this.forget(id);
+		try {
+			this.send({ type: "cancel", id });
+		} catch {
+			// nothing to tell if the channel is gone
+		}
+		waiting.reject(error);
+	}
+
+	forget(id) {
+		this.pending.get(id)?.invocation?.requests.delete(id);
+		this.pending.delete(id);
+	}
+
+	/** A UI request whose answer `map` turns into what pi's ExtensionUIContext returns. */
+	ui(request, map, { timeout, signal, invocation } = {}) {
+		const ui = { request, ...(timeout !== undefined ? { timeoutMs: timeout } : {}) };
+		return quiet(this.request({ kind: "ui", ui }, { invocation, signal }).then(map));
+	}
+
+	action(action, invocation, map = (value) => value) {
+		return quiet(this.request({ kind: "action", action }, { invocation }).then(map));
+	}
+
+	// ── what handlers see ────────────────────────────────────────────────────
+
+	createApi() {
+		return {
+			events: this.events,
+			registerTool: (tool) => this.registerTool(tool),
+			registerCommand: (name, options) => this.registerCommand(name, options),
+			registerShortcut: (key, options) => this.registerShortcut(key, options),
+			registerFlag: (name, options) => this.registerFlag(name, options),
+			on: (event, handler) => this.on(event, handler),
+			getFlag: (name) => this.getFlag(name),
+			getSessionName: () => this.snapshot()?.sessionName,
+			getThinkingLevel: () => this.snapshot()?.thinkingLevel,
+			// pi.* calls find their invocation through AsyncLocalStorage, so a cancel reaches them too.
+			...this.sessionActions(() => this.current.getStore()),
+		};
+	}
+
+	/** The snapshot of the invocation in progress (if it has one); outside any invocation the latest one seen. */
+	snapshot() {
+		const invocation = this.current.getStore();
+		return invocation ? invocation.context : this.latestSnapshot;
+	}
+
+	/** pi's session actions; `owner()` names the invocation a call belongs to. */
+	sessionActions(owner) {
+		const act = (action, map) => this.action(action, owner(), map);
+		return {
+			sendMessage: (message, options = {}) =>
+				act(
+					{
+						kind: "send_message",
+						message: {
+							customType: message.customType,
+							content: message.content,
+							display: message.display ?? true,
+							...(message.details !== undefined ? { details: message.details } : {}),
+						},
+						delivery: options.deliverAs ?? "steer",
+						...(options.triggerTurn !== undefined ? { triggerTurn: options.triggerTurn } : {}),
+					},
+					() => undefined,
+				),
+			sendUserMessage: (content, options = {}) =>
+				act({ kind: "send_user_message", content, delivery: options.deliverAs ?? "steer" }, () => undefined),
+			appendEntry: (customType, data) =>
+				act({ kind: "append_entry", customType, ...(data !== undefined ? { data } : {}) }),
+			setSessionName: (name) => act({ kind: "set_session_name", name }, () => undefined),
+			setLabel: (entryId, label) =>
+				act({ kind: "set_label", entryId, ...(label !== undefined ? { label } : {}) }, () => undefined),
+			getActiveTools: () => act({ kind: "get_active_tools" }),
+			getAllTools: () => act({ kind: "get_all_tools" }),
+			setActiveTools: (toolNames) => act({ kind: "set_active_tools", toolNames }, () => undefined),
+			getCommands: () => act({ kind: "get_commands" }),
+			setModel: (model) => act({ kind: "set_model", model }),
+			setThinkingLevel: (level) => act({ kind: "set_thinking_level", level }),
+		};
+	}
+
+	createContext(state) {
+		const snapshot = state.context;
+		const act = (action, map) => this.action(action, state, map);
+		const { mode, cwd, projectTrusted } = this.host;
+		return {
+			cwd,
+			mode,
+			projectTrusted,
+			hasUI: (mode === "tui" || mode === "rpc") && this.manifest.uiCapabilities.length > 0,
+			signal: state.controller.signal,
+			ui: this.createUi(state),
+			// The invocation's context snapshot (absent when the host has no session attached).
+			sessionName: snapshot?.sessionName,
+			sessionId: snapshot?.sessionId,
+			sessionFile: snapshot?.sessionFile,
+			model: snapshot?.model,
+			thinkingLevel: snapshot?.thinkingLevel,
+			isIdle: () => snapshot?.isIdle,
+			hasPendingMessages: () => snapshot?.hasPendingMessages,
+			getContextUsage: () =>
+				snapshot?.contextUsage && {
+					tokens: snapshot.contextUsage.tokens ?? null,
+					contextWindow: snapshot.contextUsage.contextWindow,
+					percent: snapshot.contextUsage.percent ?? null,
+				},
+			getSystemPrompt: () => snapshot?.systemPrompt,
+			...this.sessionActions(() => state),
+			abort: () => act({ kind: "abort" }, () => undefined),
+			shutdown: () => act({ kind: "shutdown" }, () => undefined),
+			reload: () => act({ kind: "reload" }),
+			waitForIdle: () => act({ kind: "wait_for_idle" }, () => undefined),
+			compact: (options = {}) => {
+				const { customInstructions, onComplete, onError } = options;
+				const action = { kind: "compact", ...(customInstructions !== undefined ? { customInstructions } : {}) };
+				const result = act(action);
+				quiet(result.then(onComplete, onError)); // callbacks are optional, like pi's
+				return result;
+			},
+		};
+	}
+
+	createUi(state) {
+		const ui = (request, map, options = {}) => this.ui(request, map, { ...options, invocation: state });
+		const acknowledged = () => undefined;
+		const answer = (type, read) => (response) => (response.type === type ? read(response) : undefined);
+		return {
+			select: (title, options, opts) =>
+				ui(
+					{ type: "select", title, options: options.map(selectOption) },
+					answer("selected", (r) => r.value),
+					opts,
+				),
+			confirm: (title, message, opts) =>
+				ui({ type: "confirm", title, message }, (r) => r.type === "confirmed" && r.confirmed === true, opts),
+			input: (title, placeholder, opts) =>
+				ui(
+					{ type: "input", title, ...(placeholder !== undefined ? { placeholder } : {}) },
+					answer("input", (r) => r.value),
+					opts,
+				),
+			editor: (title, prefill, opts) =>
+				ui(
+					{ type: "editor", title, ...(prefill !== undefined ? { prefill } : {}) },
+					answer("edited", (r) => r.value),
+					opts,
+				),
+			notify: (message, level = "info") => ui({ type: "notify", message, level }, acknowledged),
+			setStatus: (key, text) => ui({ type: "status", key, ...(text !== undefined ? { text } : {}) }, acknowledged),
+			setWidget: (key, lines, options = {}) => {
+				if (typeof lines === "function") throw new TypeError("process extensions can only set string[] widgets");
+				const placement =
+					options.placement === "belowEditor" || options.placement === "below_editor" ? "below_editor" : "above_editor";
+				return ui({ type: "widget", key, ...(lines !== undefined ? { lines } : {}), placement }, acknowledged);
+			},
+			setTitle: (title) => ui({ type: "title", title }, acknowledged),
+			setEditorText: (text) => ui({ type: "set_editor_text", text }, acknowledged),
+			getEditorText: () => ui({ type: "get_editor_text" }, (r) => r.value),
+			pasteToEditor: (text) => ui({ type: "paste_to_editor", text }, acknowledged),
+			setWorkingMessage: (message) =>
+				ui({ type: "set_working_message", ...(message !== undefined ? { message } : {}) }, acknowledged),
+			setWorkingVisible: (visible) => ui({ type: "set_working_visible", visible }, acknowledged),
+			setWorkingIndicator: (options) =>
+				ui({ type: "set_working_indicator", ...(options !== undefined ? { options } : {}) }, acknowledged),
+			setHiddenThinkingLabel: (label) =>
+				ui({ type: "set_hidden_thinking_label", ...(label !== undefined ? { label } : {}) }, acknowledged),
+			getAllThemes: () => ui({ type: "get_all_themes" }, (r) => r.themes.map((t) => ({ name: t.name, path: t.path }))),
+			getTheme: (name) => ui({ type: "get_theme", name }, (r) => r.theme),
+			setTheme: (theme) =>
+				ui({ type: "set_theme", name: typeof theme === "string" ? theme : theme.name }, (r) => ({
+					success: r.success,
+					...(r.error !== undefined ? { error: r.error } : {}),
+				})),
+			getToolsExpanded: () => ui({ type: "get_tools_expanded" }, (r) => r.expanded),
+			setToolsExpanded: (expanded) => ui({ type: "set_tools_expanded", expanded }, acknowledged),
+		};
+	}
+
+	// ── registrations (load phase only) ──────────────────────────────────────
+
+	/** Registrations exist only while the host collects them: between its `load` request and our answer. */
+	assertLoading(what, capability) {
+		if (this.phase !== "loading") {
+			throw new Error(
+				`${what} is only allowed while the extension loads (in the factory), not in the ${this.phase} phase`,
+			);
+		}
+		if (!this.manifest.capabilities.includes(capability)) {
+			throw new Error(`${what} needs the "${capability}" capability in the manifest given to runExtension`);
+		}
+	}
+
+	/** Sent at once, so the host sees registrations in the order they were made. */
+	register(what, capability, registration) {
+		this.assertLoading(what, capability);
+		this.send({ type: "register", registration });
+	}
+
+	registerTool(tool) {
+		if (typeof tool?.execute !== "function") throw new TypeError("registerTool: execute must be a function");
+		if (this.tools.has(tool.name)) throw new Error(`registerTool: duplicate tool "${tool.name}"`);
+		const descriptor = {
+			name: tool.name,
+			label: tool.label ?? tool.name,
+			description: tool.description ?? tool.label ?? tool.name,
+			// Round-trips through JSON so TypeBox schemas lose their symbol keys, exactly as on the wire.
+			parameters: JSON.parse(JSON.stringify(tool.parameters ?? { type: "object", properties: {} })),
+			...(tool.capability !== undefined ? { capability: tool.capability } : {}),
+			...(tool.executionMode !== undefined ? { executionMode: tool.executionMode } : {}),
+			...(tool.promptGuidelines !== undefined ? { promptGuidelines: tool.promptGuidelines } : {}),
+		};
+		this.register("registerTool", "tools", { kind: "tool", tool: descriptor });
+		this.tools.set(tool.name, tool);
+	}
+
+	registerCommand(name, options) {
+		if (typeof options?.handler !== "function") throw new TypeError("registerCommand: handler must be a function");
+		if (this.commands.has(name)) throw new Error(`registerCommand: duplicate command "${name}"`);
+		const command = { name, ...(options.description !== undefined ? { description: options.description } : {}) };
+		this.register("registerCommand", "commands", { kind: "command", command });
+		this.commands.set(name, options);
+	}
+
+	registerShortcut(key, options) {
+		if (typeof options?.handler !== "function") throw new TypeError("registerShortcut: handler must be a function");
+		if (this.shortcuts.has(key)) throw new Error(`registerShortcut: duplicate shortcut "${key}"`);
+		const shortcut = { key, ...(options.description !== undefined ? { description: options.description } : {}) };
+		this.register("registerShortcut", "commands", { kind: "shortcut", shortcut });
+		this.shortcuts.set(key, options);
+	}
+
+	registerFlag(name, options) {
+		if (this.flags.has(name)) throw new Error(`registerFlag: duplicate flag "${name}"`);
+		const flag = {
+			name,
+			type: options.type,
+			...(options.description !== undefined ? { description: options.description } : {}),
+			...(options.default !== undefined ? { default: options.default } : {}),
+		};
+		this.register("registerFlag", "commands", { kind: "flag", flag });
+		this.flags.set(name, flag);
+	}
+
+	/** Every handler runs; the host hears of the event name once. */
+	on(event, handler) {
+		if (typeof handler !== "function") throw new TypeError("on: handler must be a function");
+		const handlers = this.hooks.get(event);
+		if (handlers) {
+			this.assertLoading(`pi.on("${event}")`, "event_hooks");
+			handlers.push(handler);
+			return;
+		}
+		this.register(`pi.on("${event}")`, "event_hooks", { kind: "event_hook", hook: { event } });
+		this.hooks.set(event, [handler]);
+	}
+
+	getFlag(name) {
+		const values = this.snapshot()?.flagValues;
+		if (values && Object.hasOwn(values, name)) return values[name];
+		return this.flags.get(name)?.default;
+	}
+}
+
+function selectOption(option) {
+	if (typeof option === "string") return { value: option, label: option };
+	return {
+		value: option.value,
+		label: option.label ?? option.value,
+		...(option.description !== undefined ? { description: option.description } : {}),
+	};
+}
+
+/** pi's `pi.events`: an in-process bus between handlers of this extension. */
+class EventBus {
+	constructor() {
+		this.handlers = new Map();
+	}
+
+	on(channel, handler) {
+		const set = this.handlers.get(channel) ?? new Set();
+		this.handlers.set(channel, set);
+		set.add(handler);
+		return () => set.delete(handler);
+	}
+
+	emit(channel, data) {
+		for (const handler of [...(this.handlers.get(channel) ?? [])]) {
+			try {
+				const result = handler(data);
+				if (result && typeof result.catch === "function") result.catch((e) => logBusError(channel, e));
+			} catch (error) {
+				logBusError(channel, error);
+			}
+		}
+	}
+}
+
+function logBusError(channel, error) {
+	process.stderr.write(`pi.events handler for "${channel}" failed: ${error?.stack ?? error}\n`);
+}
