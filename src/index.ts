@@ -35,7 +35,7 @@ export interface EmbedOptions extends PierSessionOptions {
  * Sessions are written to pi's session directory unless `session: { kind: "memory" }`.
  */
 export async function createPierSession(options: EmbedOptions = {}): Promise<PierSession> {
-	const pier = await createPierRuntime(options);
+	const pier = await createPierRuntime({ mode: options.uiContext ? "tui" : "print", ...options });
 	const { runtime } = pier;
 	const onError =
 		options.onExtensionError ??
@@ -54,6 +54,6 @@ export async function createPierSession(options: EmbedOptions = {}): Promise<Pie
 		get session() {
 			return runtime.session;
 		},
-		dispose: () => runtime.dispose(),
+		dispose: () => pier.dispose(),
 	};
 }

@@ -19,6 +19,11 @@ import {
 	SessionManager,
 	type ToolDefinition,
 } from "@earendil-works/pi-coding-agent";
+import { discoverProtocolExtensions, protocolSpecs } from "../extensions/bridge/discovery.js";
+import { protocolBridge } from "../extensions/bridge/factory.js";
+import { ExtensionHost, type HostDiagnostic } from "../extensions/host/host.js";
+import type { Timeouts } from "../extensions/host/timeouts.js";
+import type { Mode } from "../extensions/protocol/frames.js";
 import { decideProjectTrust, settingsForTrust, type TrustDecision } from "../extensions/trust.js";
 import { installDemoModel } from "./demo-model.js";
 import { agentDir as defaultAgentDir, sessionDirFor } from "./paths.js";
@@ -50,6 +55,16 @@ export interface PierSessionOptions {
 	approve?: boolean;
 	/** Values of extension-registered CLI flags (`--name value`). */
 	extensionFlags?: Map<string, boolean | string>;
+	/** What the session shows protocol extensions: `tui`, `rpc`, `json` or `print` (no dialogs). */
+	mode?: Mode;
+	/** Protocol extension host settings (defaults: rpi's timeouts, 1 MiB frames, empty environment). */
+	extensionHost?: {
+		timeouts?: Partial<Timeouts>;
+		maxFrameBytes?: number;
+		environment?: Readonly<Record<string, string>>;
+	};
+	/** Protocol extension problems after start-up (a crash mid-session). Defaults to stderr. */
+	onExtensionDiagnostic?: (diagnostic: HostDiagnostic) => void;
 }
 
 export interface PierRuntime {
@@ -57,6 +72,10 @@ export interface PierRuntime {
 	/** Everything the user should be told: extension load failures, skipped project extensions. */
 	diagnostics: AgentSessionRuntimeDiagnostic[];
 	trust: TrustDecision;
+	/** The host of protocol extensions (process, QuickJS, native) bridged into this session. */
+	extensionHost: ExtensionHost;
+	/** Ends the session and every extension process. */
+	dispose(): Promise<void>;
 }
 
 /** A failure that should end the command with a message, not a stack trace. */
@@ -106,6 +125,16 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	const authStorage = AuthStorage.create(`${agentDir}/auth.json`);
 	const customTools = (options.tools ?? []).map(asToolDefinition);
 	const requested = options.model ? parseModelRef(options.model) : undefined;
+	const { extensionHost, piExtensionPaths, startupDiagnostics } = await startProtocolExtensions(
+		options,
+		cwd,
+		agentDir,
+		trust,
+	);
+	const extensionFactories = [...(options.extensionFactories ?? [])];
+	if (extensionHost.instances.length > 0) {
+		extensionFactories.push(protocolBridge(extensionHost, { projectTrusted: trust.trusted }));
+	}
 
 	const createRuntime: CreateAgentSessionRuntimeFactory = async ({
 		cwd,
@@ -123,12 +152,12 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 			settingsManager: settingsForTrust(cwd, agentDir, trust),
 			...(options.extensionFlags ? { extensionFlagValues: options.extensionFlags } : {}),
 			resourceLoaderOptions: {
-				additionalExtensionPaths: (options.extensionPaths ?? []).map((p) => resolve(cwd, p)),
-				extensionFactories: options.extensionFactories ?? [],
+				additionalExtensionPaths: piExtensionPaths,
+				extensionFactories,
 				noExtensions: options.noExtensions ?? false,
 			},
 		});
-		const diagnostics: AgentSessionRuntimeDiagnostic[] = [...services.diagnostics];
+		const diagnostics: AgentSessionRuntimeDiagnostic[] = [...startupDiagnostics, ...services.diagnostics];
 		const modelsError = modelRegistry.getError();
 		if (modelsError) diagnostics.push({ type: "error", message: `models.json: ${modelsError}` });
 		for (const { path, error } of services.resourceLoader.getExtensions().errors) {
@@ -165,7 +194,56 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 		agentDir,
 		sessionManager: sessionManagerFor(options.session ?? { kind: "new" }, cwd, sessionDir),
 	});
-	return { runtime, diagnostics: [...runtime.diagnostics], trust };
+	return {
+		runtime,
+		diagnostics: [...runtime.diagnostics],
+		trust,
+		extensionHost,
+		dispose: async () => {
+			await runtime.dispose();
+			await extensionHost.shutdown("session ended");
+		},
+	};
+}
+
+/** Discovers, validates and starts protocol extensions before pi loads its own. */
+async function startProtocolExtensions(
+	options: PierSessionOptions,
+	cwd: string,
+	agentDir: string,
+	trust: TrustDecision,
+): Promise<{
+	extensionHost: ExtensionHost;
+	piExtensionPaths: string[];
+	startupDiagnostics: AgentSessionRuntimeDiagnostic[];
+}> {
+	const startupDiagnostics: AgentSessionRuntimeDiagnostic[] = [];
+	let started = false;
+	const report =
+		options.onExtensionDiagnostic ?? ((d: HostDiagnostic) => process.stderr.write(`pier: ${d.type}: ${d.message}\n`));
+	const extensionHost = new ExtensionHost({
+		mode: options.mode ?? "print",
+		...(options.extensionHost?.timeouts ? { timeouts: options.extensionHost.timeouts } : {}),
+		// Start-up problems join the session's diagnostics; later ones (a crash) are reported live.
+		onDiagnostic: (d) => (started ? report(d) : startupDiagnostics.push({ type: d.type, message: d.message })),
+	});
+	const discovery = discoverProtocolExtensions({
+		cwd,
+		agentDir,
+		cliPaths: options.extensionPaths ?? [],
+		includeDiscovered: !options.noExtensions,
+		projectTrusted: trust.trusted,
+	});
+	const { specs, diagnostics } = protocolSpecs(discovery.sources, {
+		cwd,
+		projectTrusted: trust.trusted,
+		...(options.extensionHost?.maxFrameBytes ? { maxFrameBytes: options.extensionHost.maxFrameBytes } : {}),
+		...(options.extensionHost?.environment ? { environment: options.extensionHost.environment } : {}),
+	});
+	for (const message of [...discovery.diagnostics, ...diagnostics]) startupDiagnostics.push({ type: "error", message });
+	if (specs.length > 0) await extensionHost.load(specs);
+	started = true;
+	return { extensionHost, piExtensionPaths: discovery.piPaths, startupDiagnostics };
 }
 
 /** `provider/id` of the model a session uses, if any. */

@@ -9,7 +9,7 @@ export async function runInteractive(args: CliArgs): Promise<number> {
 		process.stderr.write('pier: the interactive terminal needs a TTY; for one prompt use pier run "<prompt>"\n');
 		return 2;
 	}
-	const { runtime, diagnostics } = await createPierRuntime(sessionOptionsFrom(args));
+	const { runtime, diagnostics } = await createPierRuntime({ ...sessionOptionsFrom(args), mode: "tui" });
 	reportDiagnostics(diagnostics);
 	initTheme(runtime.services.settingsManager.getTheme(), true);
 	const mode = new InteractiveMode(runtime, {
@@ -24,7 +24,7 @@ export async function runInteractive(args: CliArgs): Promise<number> {
 }
 
 export async function runRpc(args: CliArgs): Promise<number> {
-	const { runtime, diagnostics } = await createPierRuntime(sessionOptionsFrom(args));
+	const { runtime, diagnostics } = await createPierRuntime({ ...sessionOptionsFrom(args), mode: "rpc" });
 	// stdout belongs to the protocol; everything for people goes to stderr.
 	reportDiagnostics(diagnostics);
 	process.stderr.write(`pier: rpc mode · model ${modelRefOf(runtime) ?? "(none)"}\n`);

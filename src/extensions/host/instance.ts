@@ -321,7 +321,6 @@ export class ExtensionInstance {
 
 	private violation(message: string): void {
 		this.crash(`protocol violation: ${message}`);
-		void this.channel.terminate();
 	}
 
 	private handle(frame: ExtensionFrame): void {
@@ -538,6 +537,7 @@ export class ExtensionInstance {
 		this.stop("crashed", message, new ExtensionError(code, `extension ${this.id} crashed: ${message}`));
 		this.handshake.reject(new Error(message));
 		this.loading?.done.reject(new Error(message));
+		void this.channel.terminate(); // its process group may still hold descendants
 	}
 
 	private stop(phase: "crashed" | "invalidated", reason: string, error: ExtensionError): void {

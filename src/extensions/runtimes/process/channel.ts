@@ -52,6 +52,21 @@ export function childEnvironment(launch: ProcessLaunch): Record<string, string> 
 	};
 }
 
+/**
+ * Process groups still running. Children live in their own groups, so they would
+ * outlive pier if it exited without shutting them down; this is the last word.
+ */
+const liveGroups = new Set<number>();
+process.once("exit", () => {
+	for (const pgid of liveGroups) {
+		try {
+			process.kill(-pgid, "SIGKILL");
+		} catch {
+			// already gone
+		}
+	}
+});
+
 class StderrTail {
 	private chunks: Buffer[] = [];
 	private bytes = 0;
@@ -88,6 +103,8 @@ export class ProcessChannel implements Channel {
 			detached: true, // its own process group: SIGKILL to -pid reaches every descendant
 			stdio: ["pipe", "pipe", "pipe"],
 		});
+		const pid = this.child.pid;
+		if (pid !== undefined) liveGroups.add(pid);
 		this.exited = new Promise((resolve) => {
 			this.child.once("close", (code, signal) => {
 				this.alive = false;
@@ -138,6 +155,7 @@ export class ProcessChannel implements Channel {
 		}
 		if (this.alive) this.child.kill("SIGKILL");
 		await this.exited;
+		liveGroups.delete(this.child.pid);
 	}
 
 	diagnostics(): string {

@@ -1,0 +1,173 @@
+/**
+ * The bridge: a protocol ExtensionHost's registrations become one pi
+ * ExtensionFactory, so process (and later QuickJS and native) extensions join a
+ * real pi session next to in-process ones. Tools, commands, flags, shortcuts
+ * and hooks go in; UI requests and session actions come back out through the
+ * session's own ExtensionContext.
+ */
+import type { AgentToolResult } from "@earendil-works/pi-agent-core";
+import type { ExtensionAPI, ExtensionContext, ExtensionFactory } from "@earendil-works/pi-coding-agent";
+import type { ExtensionHost } from "../host/host.js";
+import { HOOK_NAMES } from "../host/hooks.js";
+import type { ExtensionInstance } from "../host/instance.js";
+import type { ToolDescriptor } from "../protocol/frames.js";
+import { performAction } from "./actions.js";
+import { contextSnapshot } from "./context.js";
+import { toPiHookResult } from "./hook-results.js";
+import { answerUi } from "./ui.js";
+
+export interface BridgeOptions {
+	projectTrusted: boolean;
+}
+
+/** pi 0.74.2 fires these; the rest of the accepted hook names have no pi producer yet. */
+const PI_EVENTS = new Set([
+	"resources_discover",
+	"session_start",
+	"session_before_switch",
+	"session_before_fork",
+	"session_before_compact",
+	"session_compact",
+	"session_shutdown",
+	"session_before_tree",
+	"session_tree",
+	"context",
+	"before_provider_request",
+	"after_provider_response",
+	"before_agent_start",
+	"agent_start",
+	"agent_end",
+	"turn_start",
+	"turn_end",
+	"message_start",
+	"message_update",
+	"message_end",
+	"tool_execution_start",
+	"tool_execution_update",
+	"tool_execution_end",
+	"model_select",
+	"thinking_level_select",
+	"tool_call",
+	"tool_result",
+	"user_bash",
+	"input",
+]);
+
+/** An extension's tool value as pi's AgentToolResult (a bare value becomes JSON text). */
+export function toToolResult(value: unknown): AgentToolResult<unknown> {
+	if (value && typeof value === "object" && Array.isArray((value as { content?: unknown }).content)) {
+		const { content, details } = value as { content: AgentToolResult<unknown>["content"]; details?: unknown };
+		return { content, details: details ?? {} };
+	}
+	const text = value === null || value === undefined ? "" : typeof value === "string" ? value : JSON.stringify(value);
+	return { content: text ? [{ type: "text", text }] : [], details: {} };
+}
+
+export function protocolBridge(host: ExtensionHost, options: BridgeOptions): ExtensionFactory {
+	return (pi: ExtensionAPI) => {
+		let live: ExtensionContext | undefined;
+		const flagNames = [...host.registry.flags.keys()];
+		const context = (ctx: ExtensionContext) => {
+			live = ctx;
+			return contextSnapshot(pi, ctx, options.projectTrusted, flagNames);
+		};
+		const session = () => {
+			if (!live) throw new Error("the session has not started yet");
+			return live;
+		};
+
+		host.setRuntimeHost({
+			get hasUi() {
+				return live?.hasUI ?? false;
+			},
+			ui: (request, { signal }) => answerUi(session().ui, request, signal),
+			action: (action, { signal }) => performAction(pi, session(), action, signal),
+		});
+		pi.on("session_start", (_event, ctx) => {
+			live = ctx;
+		});
+
+		for (const { descriptor } of host.registry.tools.values()) registerTool(pi, host, descriptor, context);
+
+		for (const [name, { descriptor }] of host.registry.commands) {
+			pi.registerCommand(name, {
+				...(descriptor.description ? { description: descriptor.description } : {}),
+				handler: async (args, ctx) => {
+					try {
+						await host.invokeCommand(name, args, { context: context(ctx) });
+					} catch (error) {
+						ctx.ui.notify(`/${name} failed: ${(error as Error).message}`, "error");
+					}
+				},
+			});
+		}
+
+		for (const [name, { descriptor }] of host.registry.flags) {
+			pi.registerFlag(name, {
+				type: descriptor.type,
+				...(descriptor.description ? { description: descriptor.description } : {}),
+				...(descriptor.default !== undefined ? { default: descriptor.default as boolean | string } : {}),
+			});
+		}
+
+		for (const [key, { descriptor }] of host.registry.shortcuts) {
+			pi.registerShortcut(key as Parameters<ExtensionAPI["registerShortcut"]>[0], {
+				...(descriptor.description ? { description: descriptor.description } : {}),
+				handler: async (ctx) => {
+					await host.invokeShortcut(key, { context: context(ctx) });
+				},
+			});
+		}
+
+		for (const [hook, instances] of host.registry.hooks) {
+			if (!PI_EVENTS.has(hook) || !HOOK_NAMES.has(hook)) continue;
+			for (const instance of instances) registerHook(pi, host, instance, hook, context);
+		}
+	};
+}
+
+function registerTool(
+	pi: ExtensionAPI,
+	host: ExtensionHost,
+	tool: ToolDescriptor,
+	context: (ctx: ExtensionContext) => ReturnType<typeof contextSnapshot>,
+): void {
+	pi.registerTool({
+		name: tool.name,
+		label: tool.label,
+		description: tool.description,
+		// A JSON Schema object; pi validates arguments against it as it does TypeBox schemas.
+		parameters: tool.parameters as never,
+		...(tool.promptGuidelines?.length ? { promptGuidelines: tool.promptGuidelines } : {}),
+		...(tool.executionMode && tool.executionMode !== "default" ? { executionMode: tool.executionMode } : {}),
+		execute: async (toolCallId, params, signal, onUpdate, ctx) => {
+			const value = await host.invokeTool(tool.name, toolCallId, params, {
+				context: context(ctx),
+				...(signal ? { signal } : {}),
+				...(onUpdate ? { onUpdate: (update) => onUpdate(toToolResult(update)) } : {}),
+			});
+			return toToolResult(value);
+		},
+	});
+}
+
+function registerHook(
+	pi: ExtensionAPI,
+	host: ExtensionHost,
+	instance: ExtensionInstance,
+	hook: string,
+	context: (ctx: ExtensionContext) => ReturnType<typeof contextSnapshot>,
+): void {
+	const on = pi.on.bind(pi) as unknown as (
+		event: string,
+		handler: (event: Record<string, unknown>, ctx: ExtensionContext) => unknown,
+	) => void;
+	on(hook, async (event, ctx) => {
+		if (!instance.isLive) return undefined;
+		const answer = await instance.invoke(
+			{ kind: "event", event: { name: hook, data: event } },
+			{ timeoutMs: host.timeouts.hookMs, context: context(ctx) },
+		);
+		return toPiHookResult(hook, answer, event);
+	});
+}
