@@ -3,7 +3,7 @@
  * must pass through to pi untouched, which generic parsers do not allow.
  */
 
-export type Command = "run" | "sessions" | "interactive" | "rpc" | "help" | "version";
+export type Command = "run" | "sessions" | "ext" | "interactive" | "rpc" | "help" | "version";
 
 export interface CliArgs {
 	command: Command;
@@ -22,6 +22,8 @@ export interface CliArgs {
 	json: boolean;
 	/** Flags no pier option claims: offered to extensions, as pi does. */
 	extensionFlags: Map<string, boolean | string>;
+	/** `pier ext …`: the words after `ext`, parsed by the ext command itself. */
+	rest: string[];
 }
 
 export class ArgsError extends Error {
@@ -40,6 +42,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 		noSession: false,
 		json: false,
 		extensionFlags: new Map(),
+		rest: [],
 	};
 	const words: string[] = [];
 	let rest = [...argv];
@@ -47,6 +50,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 	if (first === "run" || first === "sessions") {
 		args.command = first;
 		rest = rest.slice(1);
+	} else if (first === "ext") {
+		return { ...args, command: "ext", rest: rest.slice(1) };
 	} else if (first === "help") {
 		return { ...args, command: "help" };
 	}
@@ -154,6 +159,11 @@ Usage:
   pier --mode rpc [options]       pi's RPC protocol over stdio
   pier sessions [--cwd <dir>] [--json]
                                   list saved sessions (all projects, or one)
+  pier ext validate <dir>         check a pi-extension.json package
+  pier ext invoke <dir> --tool NAME --args JSON | --command NAME [--args TEXT]
+                  | --event NAME --data JSON  [--timeout-ms N]
+                                  load just that extension and run one thing
+  pier ext test <dir>             conformance check of an extension, with a report
 
 Options:
   --model <provider/id>     model to use (default: pi's configured default, else pier/demo)

@@ -33,6 +33,8 @@ export async function main(argv: readonly string[]): Promise<number> {
 				return 0;
 			case "sessions":
 				return await (await import("./sessions.js")).listSessions(args);
+			case "ext":
+				return await (await import("./ext.js")).extCommand(args.rest);
 			case "run":
 				return await (await import("./run.js")).runOnce(args);
 			case "rpc":
@@ -42,7 +44,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 		}
 	} catch (error) {
 		const { PierUsageError } = await import("../agent/session-factory.js");
-		if (error instanceof PierUsageError) {
+		if (error instanceof PierUsageError || error instanceof ArgsError) {
 			process.stderr.write(`pier: ${error.message}\n`);
 			return 2;
 		}

@@ -32,6 +32,7 @@ runExtension(manifest, (pi) => {
 			type: "object",
 			properties: { city: { type: "string", description: "City name" } },
 			required: ["city"],
+			examples: [{ city: "Oslo" }],
 		},
 		async execute(_toolCallId, params, _signal, onUpdate) {
 			onUpdate({ content: [{ type: "text", text: `Looking up ${params.city}…` }] });
