@@ -270,8 +270,23 @@ class Runtime {
 		process.exit(1);
 	}
 
+	/**
+	 * A lone frame leaves at once; frames written after it in the same turn of the event loop
+	 * leave together in one write, so pipelined calls do not cost a syscall each.
+	 */
 	send(frame) {
-		this.writeFrame(encodeFrame(frame, this.maxFrameBytes));
+		const bytes = encodeFrame(frame, this.maxFrameBytes);
+		if (this.outbox) {
+			this.outbox.push(bytes);
+			return;
+		}
+		this.writeFrame(bytes);
+		this.outbox = [];
+		setImmediate(() => {
+			const frames = this.outbox;
+			this.outbox = undefined;
+			if (frames.length > 0) this.writeFrame(frames.join(""));
+		});
 	}
 
 	/** Answers a host request exactly as asked, or with why that was impossible. */
@@ -353,7 +368,8 @@ class Runtime {
 		const invocation = this.invocations.get(id);
 		if (!invocation) return;
 		const error = new ExtensionRequestError("cancelled", "the host cancelled this invocation");
-		invocation.controller.abort(error);
+		invocation.cancelled = true;
+		invocation.controller?.abort(error);
 		for (const requestId of [...invocation.requests]) this.cancelRequest(requestId, error);
 		this.finish(invocation, failure("cancelled", "the invocation was cancelled"));
 	}
@@ -362,14 +378,16 @@ class Runtime {
 
 	async invoke(id, invocation, context) {
 		if (context) this.latestSnapshot = context;
-		const state = { id, context, controller: new AbortController(), requests: new Set(), done: false };
+		// The AbortController is made on first use of the signal: most calls never look at it, and
+		// creating one is the single largest cost of a pipelined call.
+		const state = { id, context, controller: undefined, cancelled: false, requests: new Set(), done: false };
 		this.invocations.set(id, state);
 		const ctx = this.createContext(state);
 		let result;
 		try {
 			result = success(await this.current.run(state, () => this.route(invocation, ctx, state)));
 		} catch (error) {
-			if (state.controller.signal.aborted) result = failure("cancelled", "the invocation was cancelled");
+			if (state.cancelled) result = failure("cancelled", "the invocation was cancelled");
 			else if (error instanceof InvocationFailure) result = failure(error.code, error.message);
 			else result = failure("extension_error", messageOf(error));
 		}
@@ -388,7 +406,9 @@ class Runtime {
 			case "tool": {
 				const tool = this.registered(this.tools, "tool", invocation.name);
 				const onUpdate = (partial) => this.update(state, partial);
-				const value = await tool.execute(invocation.callId, invocation.arguments, ctx.signal, onUpdate, ctx);
+				// pi's signal parameter is optional: an execute that does not declare it never pays for one.
+				const signal = tool.execute.length >= 3 ? ctx.signal : undefined;
+				const value = await tool.execute(invocation.callId, invocation.arguments, signal, onUpdate, ctx);
 				return value ?? { content: [] };
 			}
 			case "command":
@@ -447,7 +467,7 @@ class Runtime {
 					"call them from tool, command or event handlers, not from the extension factory",
 			);
 		}
-		if (invocation?.controller.signal.aborted || signal?.aborted) {
+		if (invocation?.cancelled || signal?.aborted) {
 			return quiet(Promise.reject(new ExtensionRequestError("cancelled", "the request was cancelled")));
 		}
 		const id = `kit-${++this.nextRequestId}`; // ids are ours to choose; the host only needs them unique
@@ -557,45 +577,9 @@ class Runtime {
 		};
 	}
 
+	/** One per invocation: a class, so a pipelined call allocates a few fields, not dozens of closures. */
 	createContext(state) {
-		const snapshot = state.context;
-		const act = (action, map) => this.action(action, state, map);
-		const { mode, cwd, projectTrusted } = this.host;
-		return {
-			cwd,
-			mode,
-			projectTrusted,
-			hasUI: (mode === "tui" || mode === "rpc") && this.manifest.uiCapabilities.length > 0,
-			signal: state.controller.signal,
-			ui: this.createUi(state),
-			// The invocation's context snapshot (absent when the host has no session attached).
-			sessionName: snapshot?.sessionName,
-			sessionId: snapshot?.sessionId,
-			sessionFile: snapshot?.sessionFile,
-			model: snapshot?.model,
-			thinkingLevel: snapshot?.thinkingLevel,
-			isIdle: () => snapshot?.isIdle,
-			hasPendingMessages: () => snapshot?.hasPendingMessages,
-			getContextUsage: () =>
-				snapshot?.contextUsage && {
-					tokens: snapshot.contextUsage.tokens ?? null,
-					contextWindow: snapshot.contextUsage.contextWindow,
-					percent: snapshot.contextUsage.percent ?? null,
-				},
-			getSystemPrompt: () => snapshot?.systemPrompt,
-			...this.sessionActions(() => state),
-			abort: () => act({ kind: "abort" }, () => undefined),
-			shutdown: () => act({ kind: "shutdown" }, () => undefined),
-			reload: () => act({ kind: "reload" }),
-			waitForIdle: () => act({ kind: "wait_for_idle" }, () => undefined),
-			compact: (options = {}) => {
-				const { customInstructions, onComplete, onError } = options;
-				const action = { kind: "compact", ...(customInstructions !== undefined ? { customInstructions } : {}) };
-				const result = act(action);
-				quiet(result.then(onComplete, onError)); // callbacks are optional, like pi's
-				return result;
-			},
-		};
+		return new InvocationContext(this, state);
 	}
 
 	createUi(state) {
@@ -775,4 +759,142 @@ class EventBus {
 
 function logBusError(channel, error) {
 	process.stderr.write(`pi.events handler for "${channel}" failed: ${error?.stack ?? error}\n`);
+}
+
+const SESSION_ACTIONS = [
+	"sendMessage",
+	"sendUserMessage",
+	"appendEntry",
+	"setSessionName",
+	"setLabel",
+	"getActiveTools",
+	"getAllTools",
+	"setActiveTools",
+	"getCommands",
+	"setModel",
+	"setThinkingLevel",
+];
+
+/**
+ * The `ctx` handed to handlers. `ui`, the signal and the session actions are
+ * made on first use; methods are bound on first read, so `const { ui, abort } = ctx`
+ * works as it does with pi's plain-object context.
+ */
+class InvocationContext {
+	#kit;
+	#state;
+	#ui;
+	#actions;
+
+	constructor(kit, state) {
+		this.#kit = kit;
+		this.#state = state;
+		const { mode, cwd, projectTrusted } = kit.host;
+		const snapshot = state.context;
+		this.cwd = cwd;
+		this.mode = mode;
+		this.projectTrusted = projectTrusted;
+		this.hasUI = (mode === "tui" || mode === "rpc") && kit.manifest.uiCapabilities.length > 0;
+		// The invocation's context snapshot (absent when the host has no session attached).
+		this.sessionName = snapshot?.sessionName;
+		this.sessionId = snapshot?.sessionId;
+		this.sessionFile = snapshot?.sessionFile;
+		this.model = snapshot?.model;
+		this.thinkingLevel = snapshot?.thinkingLevel;
+	}
+
+	get signal() {
+		const state = this.#state;
+		state.controller ??= new AbortController();
+		if (state.cancelled) state.controller.abort();
+		return state.controller.signal;
+	}
+
+	get ui() {
+		this.#ui ??= this.#kit.createUi(this.#state);
+		return this.#ui;
+	}
+
+	isIdle() {
+		return this.#state.context?.isIdle;
+	}
+
+	hasPendingMessages() {
+		return this.#state.context?.hasPendingMessages;
+	}
+
+	getContextUsage() {
+		const usage = this.#state.context?.contextUsage;
+		return (
+			usage && { tokens: usage.tokens ?? null, contextWindow: usage.contextWindow, percent: usage.percent ?? null }
+		);
+	}
+
+	getSystemPrompt() {
+		return this.#state.context?.systemPrompt;
+	}
+
+	#act(action, map) {
+		return this.#kit.action(action, this.#state, map);
+	}
+
+	abort() {
+		return this.#act({ kind: "abort" }, () => undefined);
+	}
+
+	shutdown() {
+		return this.#act({ kind: "shutdown" }, () => undefined);
+	}
+
+	reload() {
+		return this.#act({ kind: "reload" });
+	}
+
+	waitForIdle() {
+		return this.#act({ kind: "wait_for_idle" }, () => undefined);
+	}
+
+	compact(options = {}) {
+		const { customInstructions, onComplete, onError } = options;
+		const result = this.#act({ kind: "compact", ...(customInstructions !== undefined ? { customInstructions } : {}) });
+		quiet(result.then(onComplete, onError)); // callbacks are optional, like pi's
+		return result;
+	}
+
+	sessionAction(name, args) {
+		this.#actions ??= this.#kit.sessionActions(() => this.#state);
+		return this.#actions[name](...args);
+	}
+}
+
+for (const name of SESSION_ACTIONS) {
+	Object.defineProperty(InvocationContext.prototype, name, {
+		configurable: true,
+		value(...args) {
+			return this.sessionAction(name, args);
+		},
+	});
+}
+
+// Methods read off a context keep working detached, as pi's plain-object methods do.
+for (const name of [
+	...SESSION_ACTIONS,
+	"isIdle",
+	"hasPendingMessages",
+	"getContextUsage",
+	"getSystemPrompt",
+	"abort",
+	"shutdown",
+	"reload",
+	"waitForIdle",
+	"compact",
+]) {
+	const method = Object.getOwnPropertyDescriptor(InvocationContext.prototype, name).value;
+	Object.defineProperty(InvocationContext.prototype, name, {
+		get() {
+			const bound = method.bind(this);
+			Object.defineProperty(this, name, { value: bound });
+			return bound;
+		},
+	});
 }

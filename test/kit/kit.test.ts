@@ -109,6 +109,7 @@ describe("node kit and process examples under the real host", () => {
 			type: "object",
 			properties: { city: { type: "string", description: "City name" } },
 			required: ["city"],
+			examples: [{ city: "Oslo" }],
 		});
 		assert.ok(host.registry.commands.has("forecast"));
 		assert.deepEqual(host.registry.flags.get("verbose")?.descriptor, {

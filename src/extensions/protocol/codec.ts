@@ -5,6 +5,8 @@
  * Every failure is final for the stream it came from (the peer is out of protocol).
  */
 
+import { isUtf8 } from "node:buffer";
+
 export const DEFAULT_MAX_FRAME_BYTES = 1024 * 1024;
 export const MIN_MAX_FRAME_BYTES = 1024;
 
@@ -29,16 +31,17 @@ export function checkMaxFrameBytes(value: number): number {
 
 const LF = 0x0a;
 const CR = 0x0d;
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Serializes one frame; refuses one that would exceed the limit rather than sending it. */
 export function encodeFrame(value: unknown, maxFrameBytes: number = DEFAULT_MAX_FRAME_BYTES): Buffer {
-	const json = JSON.stringify(value);
-	const bytes = Buffer.byteLength(json, "utf8");
-	if (bytes > maxFrameBytes) {
-		throw new FrameError("frame_too_large", `frame of ${bytes} bytes exceeds max_frame_bytes ${maxFrameBytes}`);
+	const frame = Buffer.from(`${JSON.stringify(value)}\n`, "utf8");
+	if (frame.length - 1 > maxFrameBytes) {
+		throw new FrameError(
+			"frame_too_large",
+			`frame of ${frame.length - 1} bytes exceeds max_frame_bytes ${maxFrameBytes}`,
+		);
 	}
-	return Buffer.from(`${json}\n`, "utf8");
+	return frame;
 }
 
 /** Incremental decoder: feed chunks, get parsed JSON values; call `end()` at EOF. */
@@ -88,12 +91,8 @@ export class FrameDecoder {
 	private parse(line: Uint8Array): unknown {
 		if (line.length === 0) return this.fail("invalid_frame", "blank line");
 		if (line[line.length - 1] === CR) return this.fail("invalid_frame", "CRLF line ending (frames end with LF only)");
-		let text: string;
-		try {
-			text = utf8.decode(line);
-		} catch {
-			return this.fail("invalid_frame", "frame is not valid UTF-8");
-		}
+		if (!isUtf8(line)) return this.fail("invalid_frame", "frame is not valid UTF-8");
+		const text = Buffer.from(line.buffer, line.byteOffset, line.length).toString("utf8");
 		try {
 			return JSON.parse(text);
 		} catch (error) {

@@ -91,6 +91,7 @@ export class ProcessChannel implements Channel {
 	private readonly maxFrameBytes: number;
 	private events: ChannelEvents | undefined;
 	private backlog: unknown[] = [];
+	private outbox: Buffer[] | undefined;
 	private closedReason: string | undefined;
 	private alive = true;
 
@@ -142,7 +143,20 @@ export class ProcessChannel implements Channel {
 		if (this.closedReason !== undefined || !this.child.stdin!.writable) {
 			throw new Error(`extension channel is closed${this.closedReason ? ` (${this.closedReason})` : ""}`);
 		}
-		this.child.stdin!.write(encodeFrame(frame, this.maxFrameBytes));
+		const bytes = encodeFrame(frame, this.maxFrameBytes);
+		// A lone frame leaves at once; frames sent after it in the same turn of the event loop
+		// leave together in one write, so pipelined calls do not cost a syscall each.
+		if (this.outbox) {
+			this.outbox.push(bytes);
+			return;
+		}
+		this.child.stdin!.write(bytes);
+		this.outbox = [];
+		setImmediate(() => {
+			const frames = this.outbox!;
+			this.outbox = undefined;
+			if (frames.length > 0 && this.closedReason === undefined) this.child.stdin!.write(Buffer.concat(frames));
+		});
 	}
 
 	async terminate(): Promise<void> {
