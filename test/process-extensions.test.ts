@@ -99,4 +99,29 @@ describe("process extensions in pier run", () => {
 		const approved = await runPier(["run", "--approve", 'echo {"text":"x"}'], { agentDir: agent.path, cwd: project });
 		assert.match(approved.stdout, /echo: x/);
 	});
+
+	test("settings.json configures the host: timeouts, and environment from global settings only", async () => {
+		using dir = tempDir();
+		writeFileSync(
+			join(dir.path, "settings.json"),
+			JSON.stringify({ extensionHost: { timeouts: { invocationMs: 300 }, environment: { GRANTED: "yes" } } }),
+		);
+		const pkg = scriptedPackage(dir.path, "configured", { tools: ["hang", "env"] });
+		const hung = await runPier(["run", "-e", pkg, "hang {}"], { agentDir: dir.path });
+		assert.match(hung.stdout, /the hang tool failed: ".*did not answer within 300 ms/);
+		const project = join(dir.path, "project");
+		mkdirSync(join(project, ".pi"), { recursive: true });
+		writeFileSync(
+			join(project, ".pi", "settings.json"),
+			JSON.stringify({ extensionHost: { environment: { NODE_OPTIONS: "--evil" } } }),
+		);
+		const env = await runPier(["run", "--mode", "json", "-e", pkg, "env {}"], { agentDir: dir.path, cwd: project });
+		const end = jsonLines(env.stdout).find((e) => e.type === "tool_execution_end") as unknown as {
+			result: { content: { text: string }[] };
+		};
+		const seen = JSON.parse(end.result.content[0]!.text) as Record<string, string>;
+		assert.equal(seen.GRANTED, "yes");
+		assert.equal(seen.NODE_OPTIONS, undefined);
+		assert.match(env.stderr, /project settings\.json extensionHost\.environment is ignored/);
+	});
 });

@@ -22,6 +22,7 @@ import {
 import { discoverProtocolExtensions, protocolSpecs } from "../extensions/bridge/discovery.js";
 import { protocolBridge } from "../extensions/bridge/factory.js";
 import { ExtensionHost, type HostDiagnostic } from "../extensions/host/host.js";
+import { hostSettings } from "../extensions/host/settings.js";
 import type { Timeouts } from "../extensions/host/timeouts.js";
 import type { Mode } from "../extensions/protocol/frames.js";
 import { decideProjectTrust, settingsForTrust, type TrustDecision } from "../extensions/trust.js";
@@ -221,9 +222,18 @@ async function startProtocolExtensions(
 	let started = false;
 	const report =
 		options.onExtensionDiagnostic ?? ((d: HostDiagnostic) => process.stderr.write(`pier: ${d.type}: ${d.message}\n`));
+	// Settings first, the API's options over them.
+	const settingsManager = settingsForTrust(cwd, agentDir, trust);
+	const fromSettings = hostSettings(settingsManager.getGlobalSettings(), settingsManager.getProjectSettings());
+	for (const message of fromSettings.problems) startupDiagnostics.push({ type: "warning", message });
+	const configured = {
+		timeouts: { ...fromSettings.settings.timeouts, ...options.extensionHost?.timeouts },
+		maxFrameBytes: options.extensionHost?.maxFrameBytes ?? fromSettings.settings.maxFrameBytes,
+		environment: options.extensionHost?.environment ?? fromSettings.settings.environment,
+	};
 	const extensionHost = new ExtensionHost({
 		mode: options.mode ?? "print",
-		...(options.extensionHost?.timeouts ? { timeouts: options.extensionHost.timeouts } : {}),
+		timeouts: configured.timeouts,
 		// Start-up problems join the session's diagnostics; later ones (a crash) are reported live.
 		onDiagnostic: (d) => (started ? report(d) : startupDiagnostics.push({ type: d.type, message: d.message })),
 	});
@@ -237,8 +247,8 @@ async function startProtocolExtensions(
 	const { specs, diagnostics } = protocolSpecs(discovery.sources, {
 		cwd,
 		projectTrusted: trust.trusted,
-		...(options.extensionHost?.maxFrameBytes ? { maxFrameBytes: options.extensionHost.maxFrameBytes } : {}),
-		...(options.extensionHost?.environment ? { environment: options.extensionHost.environment } : {}),
+		...(configured.maxFrameBytes ? { maxFrameBytes: configured.maxFrameBytes } : {}),
+		...(configured.environment ? { environment: configured.environment } : {}),
 	});
 	for (const message of [...discovery.diagnostics, ...diagnostics]) startupDiagnostics.push({ type: "error", message });
 	if (specs.length > 0) await extensionHost.load(specs);

@@ -1,0 +1,61 @@
+/**
+ * `extensionHost` in pi's settings.json: the protocol host's timeouts, frame
+ * limit and the environment granted to process extensions. Only the global
+ * settings may grant environment entries: a project must not be able to put,
+ * say, NODE_OPTIONS into the user's own extensions.
+ */
+import { type Static, Type } from "typebox";
+import { Compile } from "typebox/compile";
+import { MIN_MAX_FRAME_BYTES } from "../protocol/codec.js";
+
+const Positive = Type.Integer({ minimum: 1 });
+const HostSettings = Type.Object(
+	{
+		timeouts: Type.Optional(
+			Type.Object(
+				{
+					handshakeMs: Type.Optional(Positive),
+					loadMs: Type.Optional(Positive),
+					initializeMs: Type.Optional(Positive),
+					invocationMs: Type.Optional(Positive),
+					hookMs: Type.Optional(Positive),
+					shutdownMs: Type.Optional(Positive),
+				},
+				{ additionalProperties: false },
+			),
+		),
+		maxFrameBytes: Type.Optional(Type.Integer({ minimum: MIN_MAX_FRAME_BYTES })),
+		environment: Type.Optional(Type.Record(Type.String(), Type.String())),
+	},
+	{ additionalProperties: false },
+);
+export type HostSettings = Static<typeof HostSettings>;
+const check = Compile(HostSettings);
+
+function read(settings: unknown, scope: string, problems: string[]): HostSettings {
+	const value = (settings as { extensionHost?: unknown } | undefined)?.extensionHost;
+	if (value === undefined) return {};
+	if (check.Check(value)) return value;
+	const first = [...check.Errors(value)][0];
+	problems.push(
+		`${scope} settings.json extensionHost${first?.instancePath ?? ""}: ${first?.message ?? "invalid"} (ignored)`,
+	);
+	return {};
+}
+
+export function hostSettings(global: unknown, project: unknown): { settings: HostSettings; problems: string[] } {
+	const problems: string[] = [];
+	const g = read(global, "global", problems);
+	const p = read(project, "project", problems);
+	if (p.environment)
+		problems.push("project settings.json extensionHost.environment is ignored: only global settings grant environment");
+	const maxFrameBytes = p.maxFrameBytes ?? g.maxFrameBytes;
+	return {
+		settings: {
+			timeouts: { ...g.timeouts, ...p.timeouts },
+			...(maxFrameBytes ? { maxFrameBytes } : {}),
+			...(g.environment ? { environment: g.environment } : {}),
+		},
+		problems,
+	};
+}
