@@ -8,7 +8,7 @@
 import type { AgentToolResult } from "@earendil-works/pi-agent-core";
 import type { ExtensionAPI, ExtensionContext, ExtensionFactory } from "@earendil-works/pi-coding-agent";
 import type { ExtensionHost } from "../host/host.js";
-import { HOOK_NAMES } from "../host/hooks.js";
+import { PI_HOOKS } from "../host/hooks.js";
 import type { ExtensionInstance } from "../host/instance.js";
 import type { ToolDescriptor } from "../protocol/frames.js";
 import { performAction } from "./actions.js";
@@ -19,39 +19,6 @@ import { answerUi } from "./ui.js";
 export interface BridgeOptions {
 	projectTrusted: boolean;
 }
-
-/** pi 0.74.2 fires these; the rest of the accepted hook names have no pi producer yet. */
-const PI_EVENTS = new Set([
-	"resources_discover",
-	"session_start",
-	"session_before_switch",
-	"session_before_fork",
-	"session_before_compact",
-	"session_compact",
-	"session_shutdown",
-	"session_before_tree",
-	"session_tree",
-	"context",
-	"before_provider_request",
-	"after_provider_response",
-	"before_agent_start",
-	"agent_start",
-	"agent_end",
-	"turn_start",
-	"turn_end",
-	"message_start",
-	"message_update",
-	"message_end",
-	"tool_execution_start",
-	"tool_execution_update",
-	"tool_execution_end",
-	"model_select",
-	"thinking_level_select",
-	"tool_call",
-	"tool_result",
-	"user_bash",
-	"input",
-]);
 
 /** An extension's tool value as pi's AgentToolResult (a bare value becomes JSON text). */
 export function toToolResult(value: unknown): AgentToolResult<unknown> {
@@ -120,7 +87,7 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 		}
 
 		for (const [hook, instances] of host.registry.hooks) {
-			if (!PI_EVENTS.has(hook) || !HOOK_NAMES.has(hook)) continue;
+			if (!PI_HOOKS.has(hook)) continue; // accepted, but pi has no producer for it yet
 			for (const instance of instances) registerHook(pi, host, instance, hook, context);
 		}
 	};

@@ -40,3 +40,15 @@ export const HOOK_NAME_LIST = [
 ] as const;
 export type HookName = (typeof HOOK_NAME_LIST)[number];
 export const HOOK_NAMES: ReadonlySet<string> = new Set(HOOK_NAME_LIST);
+
+/** Accepted names that pi 0.74.2 never fires; they have no producer in pier yet. */
+export const HOOKS_WITHOUT_PI_PRODUCER: ReadonlySet<string> = new Set([
+	"project_trust",
+	"session_info_changed",
+	"before_provider_headers",
+	"agent_settled",
+	"trust_decision",
+]);
+
+/** The hook names a pi session fires, and so the ones the bridge subscribes to. */
+export const PI_HOOKS: ReadonlySet<string> = new Set(HOOK_NAME_LIST.filter((n) => !HOOKS_WITHOUT_PI_PRODUCER.has(n)));
