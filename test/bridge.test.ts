@@ -1,0 +1,207 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
+import { createPierSession } from "../src/index.js";
+import { tempDir } from "./helpers/pier-cli.js";
+import { scriptedPackage } from "./helpers/scripted.js";
+
+/** A UI that records what reaches it and answers dialogs like a user would. */
+function recordingUi() {
+	const calls: unknown[][] = [];
+	const record =
+		(name: string, answer?: unknown) =>
+		(...args: unknown[]) => {
+			calls.push([name, ...args.filter((a) => !(a && typeof a === "object" && "signal" in (a as object)))]);
+			return answer;
+		};
+	const ui = {
+		select: record("select", Promise.resolve("Blue")),
+		confirm: record("confirm", Promise.resolve(true)),
+		input: record("input", Promise.resolve(undefined)),
+		editor: record("editor", Promise.resolve("edited text")),
+		notify: record("notify"),
+		setStatus: record("setStatus"),
+		setWidget: record("setWidget"),
+		setTitle: record("setTitle"),
+		setEditorText: record("setEditorText"),
+		getEditorText: record("getEditorText", "draft"),
+		pasteToEditor: record("pasteToEditor"),
+		setWorkingMessage: record("setWorkingMessage"),
+		setWorkingVisible: record("setWorkingVisible"),
+		setWorkingIndicator: record("setWorkingIndicator"),
+		setHiddenThinkingLabel: record("setHiddenThinkingLabel"),
+		getAllThemes: record("getAllThemes", [{ name: "dark", path: undefined }]),
+		setTheme: record("setTheme", { success: true }),
+		getToolsExpanded: record("getToolsExpanded", true),
+		setToolsExpanded: record("setToolsExpanded"),
+		onTerminalInput: () => () => {},
+	};
+	return { ui: ui as unknown as ExtensionUIContext, calls };
+}
+
+const ALL_UI = [
+	"select",
+	"confirm",
+	"input",
+	"editor",
+	"notify",
+	"status",
+	"widget",
+	"title",
+	"set_editor_text",
+	"editor_text",
+	"working",
+	"hidden_thinking",
+	"theme",
+	"tools_expanded",
+];
+
+describe("the bridge in a real pi session", () => {
+	test("UI requests reach the session's UI and every answer maps back", async () => {
+		using dir = tempDir();
+		const { ui, calls } = recordingUi();
+		const pkg = scriptedPackage(dir.path, "ui-user", {
+			tools: ["ui"],
+			capabilities: ["tools", "event_hooks", "ui"],
+			uiCapabilities: ALL_UI,
+		});
+		const pier = await createPierSession({
+			cwd: dir.path,
+			agentDir: dir.path,
+			session: { kind: "memory" },
+			extensionPaths: [pkg],
+			uiContext: ui,
+		});
+		try {
+			const ask = async (request: unknown) => {
+				await pier.session.prompt(`ui ${JSON.stringify({ request })}`);
+				const last = pier.session.messages.at(-1) as { content: { text: string }[] };
+				const quoted = /says: "(.*)"\.$/s.exec(last.content[0]!.text)?.[1];
+				assert.ok(quoted, last.content[0]!.text);
+				return JSON.parse(quoted) as { status: string; value?: unknown; error?: { code: string } };
+			};
+			const options = [
+				{ value: "r", label: "Red" },
+				{ value: "b", label: "Blue" },
+			];
+			assert.deepEqual(await ask({ type: "select", title: "Colour?", options }), {
+				status: "success",
+				value: { type: "selected", value: "b" },
+			});
+			assert.deepEqual((await ask({ type: "confirm", title: "Sure?", message: "Really" })).value, {
+				type: "confirmed",
+				confirmed: true,
+			});
+			assert.deepEqual((await ask({ type: "input", title: "Name?" })).value, { type: "cancelled" });
+			assert.deepEqual((await ask({ type: "editor", title: "Edit", prefill: "x" })).value, {
+				type: "edited",
+				value: "edited text",
+			});
+			assert.deepEqual((await ask({ type: "get_editor_text" })).value, { type: "editor_text", value: "draft" });
+			assert.deepEqual((await ask({ type: "get_all_themes" })).value, { type: "themes", themes: [{ name: "dark" }] });
+			assert.deepEqual((await ask({ type: "set_theme", name: "dark" })).value, { type: "theme_set", success: true });
+			assert.deepEqual((await ask({ type: "get_tools_expanded" })).value, { type: "tools_expanded", expanded: true });
+			for (const request of [
+				{ type: "notify", message: "hello", level: "warning" },
+				{ type: "status", key: "k", text: "busy" },
+				{ type: "widget", key: "w", lines: ["a", "b"], placement: "below_editor" },
+				{ type: "title", title: "T" },
+				{ type: "set_editor_text", text: "new" },
+				{ type: "paste_to_editor", text: "pasted" },
+				{ type: "set_working_message", message: "thinking" },
+				{ type: "set_working_visible", visible: false },
+				{ type: "set_hidden_thinking_label", label: "hmm" },
+				{ type: "set_tools_expanded", expanded: false },
+			]) {
+				assert.deepEqual((await ask(request)).value, { type: "acknowledged" }, JSON.stringify(request));
+			}
+			const names = calls.map((c) => c[0]);
+			assert.deepEqual(
+				calls.find((c) => c[0] === "select"),
+				["select", "Colour?", ["Red", "Blue"]],
+			);
+			assert.deepEqual(
+				calls.find((c) => c[0] === "setWidget"),
+				["setWidget", "w", ["a", "b"], { placement: "belowEditor" }],
+			);
+			assert.deepEqual(
+				calls.find((c) => c[0] === "notify"),
+				["notify", "hello", "warning"],
+			);
+			for (const name of [
+				"setStatus",
+				"setTitle",
+				"setEditorText",
+				"pasteToEditor",
+				"setWorkingMessage",
+				"setWorkingVisible",
+			]) {
+				assert.ok(names.includes(name), name);
+			}
+		} finally {
+			await pier.dispose();
+		}
+	});
+
+	test("session actions act on the real session", async () => {
+		using dir = tempDir();
+		const pkg = scriptedPackage(dir.path, "actor", {
+			tools: ["action"],
+			capabilities: ["tools", "event_hooks", "session_actions"],
+		});
+		const pier = await createPierSession({
+			cwd: dir.path,
+			agentDir: dir.path,
+			session: { kind: "memory" },
+			extensionPaths: [pkg],
+		});
+		try {
+			const act = async (action: unknown) => {
+				await pier.session.prompt(`action ${JSON.stringify({ action })}`);
+				const last = pier.session.messages.at(-1) as { content: { text: string }[] };
+				return JSON.parse(/says: "(.*)"\.$/s.exec(last.content[0]!.text)![1]!) as { status: string; value?: unknown };
+			};
+			assert.deepEqual(await act({ kind: "set_session_name", name: "Named by a process" }), {
+				status: "success",
+				value: null,
+			});
+			assert.equal(pier.session.sessionManager.getSessionName(), "Named by a process");
+			const active = await act({ kind: "get_active_tools" });
+			assert.ok((active.value as string[]).includes("action"));
+			await act({ kind: "set_active_tools", toolNames: ["action", "read"] });
+			assert.deepEqual((await act({ kind: "get_active_tools" })).value, ["action", "read"]);
+			await act({ kind: "append_entry", customType: "note", data: { n: 1 } });
+			const entry = pier.session.sessionManager.getEntries().find((e) => e.type === "custom");
+			assert.deepEqual((entry as { customType: string; data: unknown }).data, { n: 1 });
+			// pier/demo does not reason, so pi clamps any level to "off"; the action itself must succeed.
+			assert.deepEqual(await act({ kind: "set_thinking_level", level: "low" }), { status: "success", value: null });
+			assert.equal(pier.session.thinkingLevel, "off");
+			const model = await act({ kind: "set_model", model: { provider: "pier", id: "nope" } });
+			assert.equal(model.status, "failure");
+		} finally {
+			await pier.dispose();
+		}
+	});
+
+	test("without a UI, dialogs are ui_unavailable and notifications are acknowledged", async () => {
+		using dir = tempDir();
+		const pkg = scriptedPackage(dir.path, "headless", {
+			tools: ["ui"],
+			capabilities: ["tools", "event_hooks", "ui"],
+			uiCapabilities: ["confirm", "notify"],
+		});
+		const pier = await createPierSession({
+			cwd: dir.path,
+			agentDir: dir.path,
+			session: { kind: "memory" },
+			extensionPaths: [pkg],
+		});
+		try {
+			await pier.session.prompt(`ui ${JSON.stringify({ request: { type: "confirm", title: "t", message: "m" } })}`);
+			const text = (pier.session.messages.at(-1) as { content: { text: string }[] }).content[0]!.text;
+			assert.match(text, /ui_unavailable/);
+		} finally {
+			await pier.dispose();
+		}
+	});
+});
