@@ -205,3 +205,46 @@ describe("the bridge in a real pi session", () => {
 		}
 	});
 });
+
+describe("hooks from real producers", () => {
+	test("a prompt with a tool call delivers every hook of its flow, with pi's payloads", async () => {
+		using dir = tempDir();
+		const hooks = [
+			"session_start",
+			"input",
+			"before_agent_start",
+			"agent_start",
+			"turn_start",
+			"context",
+			"message_start",
+			"message_update",
+			"message_end",
+			"tool_call",
+			"tool_execution_start",
+			"tool_execution_end",
+			"tool_result",
+			"turn_end",
+			"agent_end",
+			"agent_settled",
+		];
+		const pkg = scriptedPackage(dir.path, "observer", { tools: ["echo"], hooks, logEvents: true });
+		const pier = await createPierSession({
+			cwd: dir.path,
+			agentDir: dir.path,
+			session: { kind: "memory" },
+			extensionPaths: [pkg],
+		});
+		try {
+			await pier.session.prompt('echo {"text":"hooked"}');
+			const log = () => pier.extensionHost.instances[0]!.channel.diagnostics();
+			for (let i = 0; i < 100 && !log().includes("event=agent_settled"); i++)
+				await new Promise((r) => setTimeout(r, 20));
+			for (const hook of hooks) assert.match(log(), new RegExp(`event=${hook} `), `${hook} was not delivered`);
+			assert.match(log(), /event=tool_call keys=input,toolCallId,toolName,type/);
+			assert.match(log(), /event=input keys=.*text/);
+			assert.match(log(), /event=agent_end keys=messages,type/);
+		} finally {
+			await pier.dispose();
+		}
+	});
+});

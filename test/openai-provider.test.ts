@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { startFakeOpenAI } from "./helpers/openai-server.js";
 import { jsonLines, REPO_ROOT, runPier, tempDir } from "./helpers/pier-cli.js";
+import { scriptedPackage } from "./helpers/scripted.js";
 
 const WEATHER = join(REPO_ROOT, "examples", "extensions", "weather.ts");
 
@@ -73,4 +74,16 @@ test("a broken models.json is reported and the demo model still answers", async 
 	assert.equal(result.code, 0, result.stderr);
 	assert.match(result.stderr, /models\.json/);
 	assert.match(result.stdout, /offline demo model/);
+});
+
+test("a process extension's before_provider_request hook replaces the payload sent over HTTP", async (t) => {
+	using dir = tempDir();
+	const server = await startFakeOpenAI();
+	t.after(() => server.close());
+	configureLocalProvider(dir.path, server.baseUrl);
+	const pkg = scriptedPackage(dir.path, "rewriter", { tools: [], hooks: ["before_provider_request"], hook: "rewrite" });
+	const result = await runPier(["run", "-e", pkg, "-e", WEATHER, "weather please"], { agentDir: dir.path });
+	assert.equal(result.code, 0, result.stderr);
+	assert.ok(server.requests.length >= 1);
+	for (const request of server.requests) assert.equal(request.body.temperature, 0.123);
 });

@@ -12,6 +12,7 @@ export interface ChatRequest {
 	body: {
 		model: string;
 		stream?: boolean;
+		temperature?: number;
 		messages: Array<{ role: string; content?: unknown; tool_call_id?: string }>;
 		tools?: Array<{ type: string; function: { name: string } }>;
 	};

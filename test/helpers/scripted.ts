@@ -15,7 +15,7 @@ export interface ScriptOptions {
 	load?: "hang" | "request" | "fail";
 	init?: "hang";
 	after?: "register";
-	hook?: "hang" | "echo";
+	hook?: "hang" | "echo" | "rewrite";
 	shutdown?: "ignore";
 	tools?: string[];
 	hooks?: string[];
@@ -24,6 +24,8 @@ export interface ScriptOptions {
 	capabilities?: string[];
 	uiCapabilities?: string[];
 	hugeBytes?: number;
+	/** Write `event=<name> keys=<payload keys>` to stderr for every hook delivered. */
+	logEvents?: boolean;
 }
 
 let counter = 0;

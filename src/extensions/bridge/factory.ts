@@ -86,6 +86,27 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 			});
 		}
 
+		// agent_settled: pi has no such event; it is the moment after agent_end when the session is idle
+		// with nothing queued, i.e. the agent will not continue on its own.
+		const settled = host.registry.hooks.get("agent_settled") ?? [];
+		if (settled.length > 0) {
+			pi.on("agent_end", (_event, ctx) => {
+				const fire = async () => {
+					if (!ctx.isIdle() || ctx.hasPendingMessages()) return;
+					for (const instance of settled) {
+						if (!instance.isLive) continue;
+						await instance
+							.invoke(
+								{ kind: "event", event: { name: "agent_settled", data: { type: "agent_settled" } } },
+								{ timeoutMs: host.timeouts.hookMs, context: context(ctx) },
+							)
+							.catch(() => {}); // advisory: a failing observer must not disturb the session
+					}
+				};
+				setImmediate(() => void fire());
+			});
+		}
+
 		for (const [hook, instances] of host.registry.hooks) {
 			if (!PI_HOOKS.has(hook)) continue; // accepted, but pi has no producer for it yet
 			for (const instance of instances) registerHook(pi, host, instance, hook, context);

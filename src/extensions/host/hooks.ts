@@ -46,9 +46,13 @@ export const HOOKS_WITHOUT_PI_PRODUCER: ReadonlySet<string> = new Set([
 	"project_trust",
 	"session_info_changed",
 	"before_provider_headers",
-	"agent_settled",
 	"trust_decision",
 ]);
 
+/** Produced by pier itself (the bridge), not by pi. */
+export const PIER_PRODUCED_HOOKS: ReadonlySet<string> = new Set(["agent_settled"]);
+
 /** The hook names a pi session fires, and so the ones the bridge subscribes to. */
-export const PI_HOOKS: ReadonlySet<string> = new Set(HOOK_NAME_LIST.filter((n) => !HOOKS_WITHOUT_PI_PRODUCER.has(n)));
+export const PI_HOOKS: ReadonlySet<string> = new Set(
+	HOOK_NAME_LIST.filter((n) => !HOOKS_WITHOUT_PI_PRODUCER.has(n) && !PIER_PRODUCED_HOOKS.has(n)),
+);
