@@ -1,9 +1,13 @@
-/** `npm run bench`: every benchmark, each figure beside its same-run baseline. */
+/** `npm run bench`: every benchmark, each figure beside its same-run baseline. `PIER_BENCH_ONLY=process` picks one. */
 import { benchProcess } from "./process.js";
 import { benchStartup } from "./startup.js";
 
 const runs = Number(process.env.PIER_BENCH_RUNS ?? 20);
+const only = process.env.PIER_BENCH_ONLY;
+const benches: Record<string, (runs: number) => Promise<void>> = { startup: benchStartup, process: benchProcess };
 process.stdout.write(`pier benchmarks · node ${process.version} · ${runs} runs per figure\n`);
-await benchStartup(runs);
-await benchProcess(runs);
+for (const [name, bench] of Object.entries(benches)) {
+	if (!only || only === name) await bench(runs);
+}
+// Extension child processes and timers must not keep the benchmark alive.
 process.exit(0);
