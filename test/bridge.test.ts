@@ -248,3 +248,28 @@ describe("hooks from real producers", () => {
 		}
 	});
 });
+
+test("renaming the session produces session_info_changed", async () => {
+	using dir = tempDir();
+	const pkg = scriptedPackage(dir.path, "namer", {
+		tools: ["action"],
+		hooks: ["session_info_changed"],
+		capabilities: ["tools", "event_hooks", "session_actions"],
+		logEvents: true,
+	});
+	const pier = await createPierSession({
+		cwd: dir.path,
+		agentDir: dir.path,
+		session: { kind: "memory" },
+		extensionPaths: [pkg],
+	});
+	try {
+		await pier.session.prompt(`action ${JSON.stringify({ action: { kind: "set_session_name", name: "Renamed" } })}`);
+		const log = () => pier.extensionHost.instances[0]!.channel.diagnostics();
+		for (let i = 0; i < 100 && !log().includes("session_info_changed"); i++)
+			await new Promise((r) => setTimeout(r, 20));
+		assert.equal(log().match(/event=session_info_changed keys=name,type/g)?.length, 1, log());
+	} finally {
+		await pier.dispose();
+	}
+});

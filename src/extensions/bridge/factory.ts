@@ -43,12 +43,44 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 			return live;
 		};
 
+		// session_info_changed: pi fires nothing when a session is renamed, so the bridge notices it
+		// itself, right after a protocol action and at the session's own event boundaries.
+		const infoWatchers = host.registry.hooks.get("session_info_changed") ?? [];
+		let knownName: string | undefined;
+		const noticeSessionInfo = (ctx: ExtensionContext) => {
+			const name = pi.getSessionName();
+			if (name === knownName) return;
+			knownName = name;
+			for (const instance of infoWatchers) {
+				if (!instance.isLive) continue;
+				const data = { type: "session_info_changed", ...(name !== undefined ? { name } : {}) };
+				void instance
+					.invoke(
+						{ kind: "event", event: { name: "session_info_changed", data } },
+						{ timeoutMs: host.timeouts.hookMs, context: context(ctx) },
+					)
+					.catch(() => {}); // advisory
+			}
+		};
+		if (infoWatchers.length > 0) {
+			pi.on("session_start", (_event, ctx) => {
+				knownName = pi.getSessionName();
+				live = ctx;
+			});
+			pi.on("turn_end", (_event, ctx) => noticeSessionInfo(ctx));
+			pi.on("agent_end", (_event, ctx) => noticeSessionInfo(ctx));
+		}
+
 		host.setRuntimeHost({
 			get hasUi() {
 				return live?.hasUI ?? false;
 			},
 			ui: (request, { signal }) => answerUi(session().ui, request, signal),
-			action: (action, { signal }) => performAction(pi, session(), action, signal),
+			action: async (action, { signal }) => {
+				const value = await performAction(pi, session(), action, signal);
+				if (infoWatchers.length > 0 && action.kind === "set_session_name") noticeSessionInfo(session());
+				return value;
+			},
 		});
 		pi.on("session_start", (_event, ctx) => {
 			live = ctx;

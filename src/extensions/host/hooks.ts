@@ -44,13 +44,12 @@ export const HOOK_NAMES: ReadonlySet<string> = new Set(HOOK_NAME_LIST);
 /** Accepted names that pi 0.74.2 never fires; they have no producer in pier yet. */
 export const HOOKS_WITHOUT_PI_PRODUCER: ReadonlySet<string> = new Set([
 	"project_trust",
-	"session_info_changed",
 	"before_provider_headers",
 	"trust_decision",
 ]);
 
 /** Produced by pier itself (the bridge), not by pi. */
-export const PIER_PRODUCED_HOOKS: ReadonlySet<string> = new Set(["agent_settled"]);
+export const PIER_PRODUCED_HOOKS: ReadonlySet<string> = new Set(["agent_settled", "session_info_changed"]);
 
 /** The hook names a pi session fires, and so the ones the bridge subscribes to. */
 export const PI_HOOKS: ReadonlySet<string> = new Set(

@@ -216,10 +216,14 @@ export class ExtensionInstance {
 			timeouts.loadMs,
 			() => new ExtensionError("timeout", `load phase timed out after ${timeouts.loadMs} ms`),
 		);
+		if (this.phase !== "loading") throw new Error(this.failure ?? `extension left the load phase (${this.phase})`);
 		this.registrations = loading.builder.registrations;
 		this.loading = undefined;
 		this.phase = "initializing";
 		await this.request({ kind: "initialize" }, { timeoutMs: timeouts.initializeMs });
+		// A violation in the same chunk as the initialize response crashes the instance before this
+		// continuation runs; it must stay crashed, not be revived as ready.
+		if (this.phase !== "initializing") throw new Error(this.failure ?? `extension left initialization (${this.phase})`);
 		this.phase = "ready";
 	}
 
