@@ -57,3 +57,35 @@ test("pier with no prompt runs pi's interactive terminal, answered by the demo m
 	const screen = await waitForScreen(name, /offline demo model \(pier\/demo\)/);
 	assert.match(screen, /hello/);
 });
+
+test("a process extension's command notifies in pi's terminal UI", async (t) => {
+	using dir = tempDir();
+	const name = `pier-test-proc-${process.pid}`;
+	const env = cleanEnv(dir.path, { TERM: "xterm-256color" });
+	const exports = Object.entries(env)
+		.map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+		.join(" ");
+	const extension = join(REPO_ROOT, "examples/process/node-weather");
+	tmux(
+		"new-session",
+		"-d",
+		"-s",
+		name,
+		"-x",
+		"120",
+		"-y",
+		"40",
+		`cd ${JSON.stringify(dir.path)} && env -i ${exports} ${JSON.stringify(process.execPath)} ${JSON.stringify(PIER_BIN)} -e ${JSON.stringify(extension)}`,
+	);
+	t.after(() => {
+		try {
+			tmux("kill-session", "-t", name);
+		} catch {
+			// already gone
+		}
+	});
+	await waitForScreen(name, /demo\s*$/m);
+	tmux("send-keys", "-t", name, "-l", "/forecast Oslo");
+	tmux("send-keys", "-t", name, "Enter");
+	await waitForScreen(name, /Oslo: 10°C, light rain \(from a process extension\)/);
+});
