@@ -87,3 +87,16 @@ test("a process extension's before_provider_request hook replaces the payload se
 	assert.ok(server.requests.length >= 1);
 	for (const request of server.requests) assert.equal(request.body.temperature, 0.123);
 });
+
+test("a process extension's before_provider_headers hook sets a request header", async (t) => {
+	using dir = tempDir();
+	const server = await startFakeOpenAI();
+	t.after(() => server.close());
+	configureLocalProvider(dir.path, server.baseUrl);
+	const pkg = scriptedPackage(dir.path, "headers", { tools: [], hooks: ["before_provider_headers"], hook: "headers" });
+	const result = await runPier(["run", "-e", pkg, "-e", WEATHER, "weather please"], { agentDir: dir.path });
+	assert.equal(result.code, 0, result.stderr);
+	assert.ok(server.requests.length >= 1);
+	for (const request of server.requests) assert.equal(request.headers["x-pier-hook"], "set for local-model");
+	assert.equal(server.requests[0]!.headers.authorization, "Bearer local-test-key", "auth survives the hook");
+});

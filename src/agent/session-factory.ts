@@ -21,6 +21,7 @@ import {
 } from "@earendil-works/pi-coding-agent";
 import { discoverProtocolExtensions, protocolSpecs } from "../extensions/bridge/discovery.js";
 import { protocolBridge } from "../extensions/bridge/factory.js";
+import { produceProviderHeaders } from "../extensions/bridge/headers.js";
 import { ExtensionHost, type HostDiagnostic } from "../extensions/host/host.js";
 import { hostSettings } from "../extensions/host/settings.js";
 import type { Timeouts } from "../extensions/host/timeouts.js";
@@ -145,6 +146,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	}) => {
 		const modelRegistry = ModelRegistry.create(authStorage, `${agentDir}/models.json`);
 		installDemoModel(modelRegistry);
+		produceProviderHeaders(modelRegistry, extensionHost);
 		const services = await createAgentSessionServices({
 			cwd,
 			agentDir,

@@ -15,7 +15,7 @@ export interface ScriptOptions {
 	load?: "hang" | "request" | "fail";
 	init?: "hang";
 	after?: "register";
-	hook?: "hang" | "echo" | "rewrite";
+	hook?: "hang" | "echo" | "rewrite" | "headers";
 	shutdown?: "ignore";
 	tools?: string[];
 	hooks?: string[];

@@ -42,14 +42,14 @@ export type HookName = (typeof HOOK_NAME_LIST)[number];
 export const HOOK_NAMES: ReadonlySet<string> = new Set(HOOK_NAME_LIST);
 
 /** Accepted names that pi 0.74.2 never fires; they have no producer in pier yet. */
-export const HOOKS_WITHOUT_PI_PRODUCER: ReadonlySet<string> = new Set([
-	"project_trust",
-	"before_provider_headers",
-	"trust_decision",
-]);
+export const HOOKS_WITHOUT_PI_PRODUCER: ReadonlySet<string> = new Set(["project_trust", "trust_decision"]);
 
 /** Produced by pier itself (the bridge), not by pi. */
-export const PIER_PRODUCED_HOOKS: ReadonlySet<string> = new Set(["agent_settled", "session_info_changed"]);
+export const PIER_PRODUCED_HOOKS: ReadonlySet<string> = new Set([
+	"agent_settled",
+	"session_info_changed",
+	"before_provider_headers",
+]);
 
 /** The hook names a pi session fires, and so the ones the bridge subscribes to. */
 export const PI_HOOKS: ReadonlySet<string> = new Set(

@@ -1,0 +1,58 @@
+/**
+ * before_provider_headers: pi 0.74.2 has no such event, so pier produces it where
+ * pi asks the model registry for a request's auth headers, just before every
+ * provider request. Extensions may set a header, or remove one with `null`.
+ */
+import type { ModelRegistry } from "@earendil-works/pi-coding-agent";
+import type { ExtensionHost } from "../host/host.js";
+import { HookResultError } from "./hook-results.js";
+
+function applyHeaderAnswer(headers: Record<string, string>, answer: unknown, extensionId: string): void {
+	if (answer === null || answer === undefined) return;
+	const proposed = (answer as { headers?: unknown }).headers;
+	const shapeOk =
+		typeof answer === "object" &&
+		Object.keys(answer as object).every((k) => k === "headers") &&
+		proposed !== null &&
+		typeof proposed === "object" &&
+		Object.values(proposed as object).every((v) => v === null || typeof v === "string");
+	if (!shapeOk) {
+		throw new HookResultError(
+			`invalid before_provider_headers result from extension ${extensionId}: expected {"headers":{"name":"value"|null}}`,
+		);
+	}
+	for (const [name, value] of Object.entries(proposed as Record<string, string | null>)) {
+		if (value === null) delete headers[name];
+		else headers[name] = value;
+	}
+}
+
+export function produceProviderHeaders(registry: ModelRegistry, host: ExtensionHost): void {
+	const original = registry.getApiKeyAndHeaders.bind(registry);
+	registry.getApiKeyAndHeaders = async (model) => {
+		const auth = await original(model);
+		const hooked = host.registry.hooks.get("before_provider_headers") ?? [];
+		if (!auth.ok || hooked.length === 0) return auth;
+		const headers: Record<string, string> = { ...auth.headers };
+		for (const instance of hooked) {
+			if (!instance.isLive) continue;
+			const data = {
+				type: "before_provider_headers",
+				provider: model.provider,
+				modelId: model.id,
+				headers: { ...headers },
+			};
+			let answer: unknown;
+			try {
+				answer = await instance.invoke(
+					{ kind: "event", event: { name: "before_provider_headers", data } },
+					{ timeoutMs: host.timeouts.hookMs },
+				);
+			} catch {
+				continue; // a hook that fails or times out does not hold up the request
+			}
+			applyHeaderAnswer(headers, answer, instance.id);
+		}
+		return { ...auth, headers: Object.keys(headers).length > 0 ? headers : undefined };
+	};
+}
