@@ -124,4 +124,31 @@ describe("process extensions in pier run", () => {
 		assert.equal(seen.NODE_OPTIONS, undefined);
 		assert.match(env.stderr, /project settings\.json extensionHost\.environment is ignored/);
 	});
+
+	test("a user extension's trust hooks decide an undecided project, never one the user refused", async () => {
+		using agent = tempDir();
+		using work = tempDir();
+		const project = join(work.path, "project");
+		cpSync(PYTHON_ECHO, join(project, ".pi", "extensions", "python-echo"), { recursive: true });
+		scriptedPackage(join(agent.path, "extensions"), "trust-policy", {
+			tools: [],
+			hooks: ["trust_decision"],
+			hook: "approve",
+		});
+		const approved = await runPier(["run", 'echo {"text":"trusted"}'], { agentDir: agent.path, cwd: project });
+		assert.match(approved.stdout, /echo: trusted/);
+		assert.match(approved.stderr, /project trusted by extension trust-policy/);
+		const refused = await runPier(["run", "--no-approve", 'echo {"text":"x"}'], { agentDir: agent.path, cwd: project });
+		assert.match(refused.stdout, /no active tool named "echo"/);
+
+		using other = tempDir();
+		scriptedPackage(join(other.path, "extensions"), "trust-veto", {
+			tools: [],
+			hooks: ["project_trust", "trust_decision"],
+			hook: "trust-no",
+		});
+		const vetoed = await runPier(["run", 'echo {"text":"x"}'], { agentDir: other.path, cwd: project });
+		assert.match(vetoed.stdout, /no active tool named "echo"/);
+		assert.match(vetoed.stderr, /not trusted/);
+	});
 });

@@ -22,11 +22,12 @@ import {
 import { discoverProtocolExtensions, protocolSpecs } from "../extensions/bridge/discovery.js";
 import { protocolBridge } from "../extensions/bridge/factory.js";
 import { produceProviderHeaders } from "../extensions/bridge/headers.js";
+import { consultTrustHooks } from "../extensions/bridge/trust-hooks.js";
 import { ExtensionHost, type HostDiagnostic } from "../extensions/host/host.js";
 import { hostSettings } from "../extensions/host/settings.js";
 import type { Timeouts } from "../extensions/host/timeouts.js";
 import type { Mode } from "../extensions/protocol/frames.js";
-import { decideProjectTrust, settingsForTrust, type TrustDecision } from "../extensions/trust.js";
+import { approvedByExtension, decideProjectTrust, settingsForTrust, type TrustDecision } from "../extensions/trust.js";
 import { installDemoModel } from "./demo-model.js";
 import { agentDir as defaultAgentDir, sessionDirFor } from "./paths.js";
 
@@ -123,16 +124,13 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	const agentDir = options.agentDir ? resolve(options.agentDir) : defaultAgentDir();
 	const sessionDir = sessionDirFor(cwd, agentDir);
 	mkdirSync(sessionDir, { recursive: true });
-	const trust = decideProjectTrust(cwd, { approve: options.approve });
+	let trust = decideProjectTrust(cwd, { approve: options.approve });
 	const authStorage = AuthStorage.create(`${agentDir}/auth.json`);
 	const customTools = (options.tools ?? []).map(asToolDefinition);
 	const requested = options.model ? parseModelRef(options.model) : undefined;
-	const { extensionHost, piExtensionPaths, startupDiagnostics } = await startProtocolExtensions(
-		options,
-		cwd,
-		agentDir,
-		trust,
-	);
+	const started = await startProtocolExtensions(options, cwd, agentDir, trust);
+	const { extensionHost, piExtensionPaths, startupDiagnostics } = started;
+	trust = started.trust;
 	const extensionFactories = [...(options.extensionFactories ?? [])];
 	if (extensionHost.instances.length > 0) {
 		extensionFactories.push(protocolBridge(extensionHost, { projectTrusted: trust.trusted }));
@@ -166,7 +164,6 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 		for (const { path, error } of services.resourceLoader.getExtensions().errors) {
 			diagnostics.push({ type: "error", message: `extension ${path} failed to load: ${error}` });
 		}
-		if (!trust.trusted && trust.reason) diagnostics.push({ type: "warning", message: trust.reason });
 
 		let model: ReturnType<ModelRegistry["find"]>;
 		if (requested) {
@@ -219,6 +216,7 @@ async function startProtocolExtensions(
 	extensionHost: ExtensionHost;
 	piExtensionPaths: string[];
 	startupDiagnostics: AgentSessionRuntimeDiagnostic[];
+	trust: TrustDecision;
 }> {
 	const startupDiagnostics: AgentSessionRuntimeDiagnostic[] = [];
 	let started = false;
@@ -239,23 +237,45 @@ async function startProtocolExtensions(
 		// Start-up problems join the session's diagnostics; later ones (a crash) are reported live.
 		onDiagnostic: (d) => (started ? report(d) : startupDiagnostics.push({ type: d.type, message: d.message })),
 	});
-	const discovery = discoverProtocolExtensions({
-		cwd,
-		agentDir,
-		cliPaths: options.extensionPaths ?? [],
-		includeDiscovered: !options.noExtensions,
-		projectTrusted: trust.trusted,
-	});
-	const { specs, diagnostics } = protocolSpecs(discovery.sources, {
-		cwd,
-		projectTrusted: trust.trusted,
-		...(configured.maxFrameBytes ? { maxFrameBytes: configured.maxFrameBytes } : {}),
-		...(configured.environment ? { environment: configured.environment } : {}),
-	});
-	for (const message of [...discovery.diagnostics, ...diagnostics]) startupDiagnostics.push({ type: "error", message });
-	if (specs.length > 0) await extensionHost.load(specs);
+	const discover = (projectTrusted: boolean) => {
+		const discovery = discoverProtocolExtensions({
+			cwd,
+			agentDir,
+			cliPaths: options.extensionPaths ?? [],
+			includeDiscovered: !options.noExtensions,
+			projectTrusted,
+		});
+		const { specs, diagnostics } = protocolSpecs(discovery.sources, {
+			cwd,
+			projectTrusted,
+			...(configured.maxFrameBytes ? { maxFrameBytes: configured.maxFrameBytes } : {}),
+			...(configured.environment ? { environment: configured.environment } : {}),
+		});
+		return { discovery, specs, diagnostics };
+	};
+	let round = discover(trust.trusted);
+	if (round.specs.length > 0) await extensionHost.load(round.specs);
+	// The project's own extensions are not loaded yet: the user's may decide its trust now.
+	try {
+		const approvedBy = await consultTrustHooks(extensionHost, trust, {
+			cwd,
+			hasUI: options.mode === "tui" || options.mode === "rpc",
+			projectExtensions: round.discovery.diagnostics.length,
+		});
+		if (approvedBy) {
+			trust = approvedByExtension(trust, approvedBy);
+			startupDiagnostics.push({ type: "info", message: trust.reason! });
+			round = discover(true);
+			await extensionHost.reload(round.specs);
+		}
+	} catch (error) {
+		startupDiagnostics.push({ type: "error", message: (error as Error).message });
+	}
+	if (!trust.trusted && trust.reason) startupDiagnostics.push({ type: "warning", message: trust.reason });
+	for (const message of [...round.discovery.diagnostics, ...round.diagnostics])
+		startupDiagnostics.push({ type: "error", message });
 	started = true;
-	return { extensionHost, piExtensionPaths: discovery.piPaths, startupDiagnostics };
+	return { extensionHost, piExtensionPaths: round.discovery.piPaths, startupDiagnostics, trust };
 }
 
 /** `provider/id` of the model a session uses, if any. */

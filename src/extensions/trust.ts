@@ -24,6 +24,8 @@ export interface TrustDecision {
 	trusted: boolean;
 	/** Whether the project carries anything that trust would gate. */
 	hasProjectExtensions: boolean;
+	/** No flag decided: extensions' trust hooks (project_trust, trust_decision) may still approve. */
+	undecided?: boolean;
 	/** Shown to the user when project extensions are skipped. */
 	reason?: string;
 }
@@ -57,6 +59,7 @@ export function decideProjectTrust(cwd: string, options: TrustOptions): TrustDec
 	return {
 		trusted: false,
 		hasProjectExtensions: true,
+		undecided: options.approve === undefined,
 		reason: `project extensions in ${projectConfigDir(cwd)} were not loaded: the project is not trusted (${how})`,
 	};
 }
@@ -104,4 +107,13 @@ function parseObject(text: string | undefined): Record<string, unknown> {
 	} catch {
 		return {};
 	}
+}
+
+/** The decision once a user-level extension's trust hook approved the project. */
+export function approvedByExtension(decision: TrustDecision, extensionId: string): TrustDecision {
+	return {
+		trusted: true,
+		hasProjectExtensions: decision.hasProjectExtensions,
+		reason: `project trusted by extension ${extensionId}`,
+	};
 }

@@ -15,7 +15,7 @@ export interface ScriptOptions {
 	load?: "hang" | "request" | "fail";
 	init?: "hang";
 	after?: "register";
-	hook?: "hang" | "echo" | "rewrite" | "headers";
+	hook?: "hang" | "echo" | "rewrite" | "headers" | "approve" | "trust-no";
 	shutdown?: "ignore";
 	tools?: string[];
 	hooks?: string[];

@@ -41,9 +41,6 @@ export const HOOK_NAME_LIST = [
 export type HookName = (typeof HOOK_NAME_LIST)[number];
 export const HOOK_NAMES: ReadonlySet<string> = new Set(HOOK_NAME_LIST);
 
-/** Accepted names that pi 0.74.2 never fires; they have no producer in pier yet. */
-export const HOOKS_WITHOUT_PI_PRODUCER: ReadonlySet<string> = new Set(["project_trust", "trust_decision"]);
-
 /** Produced by pier itself (the bridge), not by pi. */
 export const PIER_PRODUCED_HOOKS: ReadonlySet<string> = new Set([
 	"agent_settled",
@@ -52,6 +49,4 @@ export const PIER_PRODUCED_HOOKS: ReadonlySet<string> = new Set([
 ]);
 
 /** The hook names a pi session fires, and so the ones the bridge subscribes to. */
-export const PI_HOOKS: ReadonlySet<string> = new Set(
-	HOOK_NAME_LIST.filter((n) => !HOOKS_WITHOUT_PI_PRODUCER.has(n) && !PIER_PRODUCED_HOOKS.has(n)),
-);
+export const PI_HOOKS: ReadonlySet<string> = new Set(HOOK_NAME_LIST.filter((n) => !PIER_PRODUCED_HOOKS.has(n)));
