@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, test } from "node:test";
 import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import { createPierSession } from "../src/index.js";
@@ -269,6 +271,38 @@ test("renaming the session produces session_info_changed", async () => {
 		for (let i = 0; i < 100 && !log().includes("session_info_changed"); i++)
 			await new Promise((r) => setTimeout(r, 20));
 		assert.equal(log().match(/event=session_info_changed keys=name,type/g)?.length, 1, log());
+	} finally {
+		await pier.dispose();
+	}
+});
+
+test("pi's reload restarts protocol extensions; a failed reload keeps the old generation", async () => {
+	using dir = tempDir();
+	const pkg = scriptedPackage(dir.path, "reloadable", { tools: ["echo"] });
+	const manifestPath = join(pkg, "pi-extension.json");
+	const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { arguments: string[] };
+	const rewrite = (options: unknown) =>
+		writeFileSync(manifestPath, JSON.stringify({ ...manifest, arguments: [JSON.stringify(options)] }));
+	const pier = await createPierSession({
+		cwd: dir.path,
+		agentDir: dir.path,
+		session: { kind: "memory" },
+		extensionPaths: [pkg],
+	});
+	const tools = () => pier.session.getAllTools().map((t) => t.name);
+	try {
+		assert.equal(pier.extensionHost.generation, 1);
+		rewrite({ tools: ["echo"], load: "fail" });
+		await pier.session.reload();
+		assert.equal(pier.extensionHost.generation, 1, "the failed candidate did not replace generation 1");
+		await pier.session.prompt('echo {"text":"still here"}');
+		assert.match((pier.session.messages.at(-1) as { content: { text: string }[] }).content[0]!.text, /echo:still here/);
+
+		rewrite({ tools: ["updates"] });
+		await pier.session.reload();
+		assert.equal(pier.extensionHost.generation, 3);
+		assert.ok(tools().includes("updates"));
+		assert.ok(!tools().includes("echo"));
 	} finally {
 		await pier.dispose();
 	}

@@ -23,7 +23,7 @@ import { discoverProtocolExtensions, protocolSpecs } from "../extensions/bridge/
 import { protocolBridge } from "../extensions/bridge/factory.js";
 import { produceProviderHeaders } from "../extensions/bridge/headers.js";
 import { consultTrustHooks } from "../extensions/bridge/trust-hooks.js";
-import { ExtensionHost, type HostDiagnostic } from "../extensions/host/host.js";
+import { ExtensionHost, type HostDiagnostic, type LoadReport } from "../extensions/host/host.js";
 import { hostSettings } from "../extensions/host/settings.js";
 import type { Timeouts } from "../extensions/host/timeouts.js";
 import type { Mode } from "../extensions/protocol/frames.js";
@@ -129,12 +129,13 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	const customTools = (options.tools ?? []).map(asToolDefinition);
 	const requested = options.model ? parseModelRef(options.model) : undefined;
 	const started = await startProtocolExtensions(options, cwd, agentDir, trust);
-	const { extensionHost, piExtensionPaths, startupDiagnostics } = started;
+	const { extensionHost, piExtensionPaths, startupDiagnostics, reloadProtocolExtensions } = started;
 	trust = started.trust;
-	const extensionFactories = [...(options.extensionFactories ?? [])];
-	if (extensionHost.instances.length > 0) {
-		extensionFactories.push(protocolBridge(extensionHost, { projectTrusted: trust.trusted }));
-	}
+	// Always bridged, even when empty: a /reload may bring protocol extensions in later.
+	const extensionFactories = [
+		...(options.extensionFactories ?? []),
+		protocolBridge(extensionHost, { projectTrusted: trust.trusted }),
+	];
 
 	const createRuntime: CreateAgentSessionRuntimeFactory = async ({
 		cwd,
@@ -158,6 +159,17 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 				noExtensions: options.noExtensions ?? false,
 			},
 		});
+		// pi's /reload re-runs its resource loader; protocol extensions restart first, as a new
+		// generation that replaces the old one only if every extension of it started.
+		const loader = services.resourceLoader;
+		const reloadResources = loader.reload.bind(loader);
+		loader.reload = async () => {
+			await reloadProtocolExtensions();
+			await reloadResources();
+			// AgentSession.reload() resets pi-ai's API providers without re-applying registered ones
+			// (pier/demo among them); a refresh re-applies every registered provider.
+			modelRegistry.refresh();
+		};
 		const diagnostics: AgentSessionRuntimeDiagnostic[] = [...startupDiagnostics, ...services.diagnostics];
 		const modelsError = modelRegistry.getError();
 		if (modelsError) diagnostics.push({ type: "error", message: `models.json: ${modelsError}` });
@@ -217,6 +229,8 @@ async function startProtocolExtensions(
 	piExtensionPaths: string[];
 	startupDiagnostics: AgentSessionRuntimeDiagnostic[];
 	trust: TrustDecision;
+	/** Rediscovers and restarts protocol extensions as a new generation (all or nothing). */
+	reloadProtocolExtensions: () => Promise<LoadReport>;
 }> {
 	const startupDiagnostics: AgentSessionRuntimeDiagnostic[] = [];
 	let started = false;
@@ -275,7 +289,18 @@ async function startProtocolExtensions(
 	for (const message of [...round.discovery.diagnostics, ...round.diagnostics])
 		startupDiagnostics.push({ type: "error", message });
 	started = true;
-	return { extensionHost, piExtensionPaths: round.discovery.piPaths, startupDiagnostics, trust };
+	const reloadProtocolExtensions = async () => {
+		const next = discover(trust.trusted);
+		for (const message of [...next.discovery.diagnostics, ...next.diagnostics]) report({ type: "error", message });
+		return extensionHost.reload(next.specs);
+	};
+	return {
+		extensionHost,
+		piExtensionPaths: round.discovery.piPaths,
+		startupDiagnostics,
+		trust,
+		reloadProtocolExtensions,
+	};
 }
 
 /** `provider/id` of the model a session uses, if any. */
