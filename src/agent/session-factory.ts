@@ -262,6 +262,7 @@ async function startProtocolExtensions(
 		const { specs, diagnostics } = protocolSpecs(discovery.sources, {
 			cwd,
 			projectTrusted,
+			deadlineMs: extensionHost.timeouts.invocationMs,
 			...(configured.maxFrameBytes ? { maxFrameBytes: configured.maxFrameBytes } : {}),
 			...(configured.environment ? { environment: configured.environment } : {}),
 		});

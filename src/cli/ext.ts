@@ -11,6 +11,7 @@ import { resolveTimeouts } from "../extensions/host/timeouts.js";
 import { type ExtensionManifest, loadManifest } from "../extensions/manifest.js";
 import type { UiRequest, UiResponse } from "../extensions/protocol/frames.js";
 import { processSpec } from "../extensions/runtimes/process/launcher.js";
+import { quickjsSpec } from "../extensions/runtimes/quickjs/launcher.js";
 import { ArgsError } from "./args.js";
 
 const USAGE = `usage:
@@ -82,14 +83,16 @@ function describeManifest(m: ExtensionManifest) {
 
 export async function startAlone(path: string, timeoutMs?: number) {
 	const manifest = loadManifest(path);
-	if (manifest.runtime.kind !== "process") {
-		throw new Error(`${manifest.manifestPath}: runtime "${manifest.runtime.kind}" is not supported by this pier yet`);
-	}
 	const timeouts = timeoutMs ? { invocationMs: timeoutMs, hookMs: timeoutMs } : {};
 	const diagnostics: string[] = [];
 	const host = new ExtensionHost({ mode: "print", timeouts, onDiagnostic: (d) => diagnostics.push(d.message) });
 	host.setRuntimeHost(headless);
-	const report = await host.load([processSpec(manifest, { cwd: process.cwd(), projectTrusted: true })]);
+	const options = { cwd: process.cwd(), projectTrusted: true };
+	const spec =
+		manifest.runtime.kind === "quickjs"
+			? quickjsSpec(manifest, { ...options, deadlineMs: host.timeouts.invocationMs })
+			: processSpec(manifest, options);
+	const report = await host.load([spec]);
 	if (report.failures.length > 0) throw new Error(report.failures.map((f) => f.message).join("\n"));
 	return { host, manifest, diagnostics };
 }

@@ -10,6 +10,7 @@ import { projectConfigDir } from "../../agent/paths.js";
 import type { ExtensionSpec } from "../host/instance.js";
 import { type ExtensionOrigin, loadManifest, MANIFEST_FILE } from "../manifest.js";
 import { processSpec } from "../runtimes/process/launcher.js";
+import { quickjsSpec } from "../runtimes/quickjs/launcher.js";
 
 export interface ManifestSource {
 	path: string;
@@ -73,6 +74,8 @@ export interface SpecOptions {
 	projectTrusted: boolean;
 	maxFrameBytes?: number;
 	environment?: Readonly<Record<string, string>>;
+	/** QuickJS's interrupt deadline: the invocation timeout. */
+	deadlineMs: number;
 }
 
 /** Validates each manifest (failing closed, per manifest) and makes the host's launch specs. */
@@ -85,9 +88,14 @@ export function protocolSpecs(
 	for (const source of sources) {
 		try {
 			const manifest = loadManifest(source.path, { origin: source.origin, projectTrusted: options.projectTrusted });
-			if (manifest.runtime.kind !== "process") {
-				diagnostics.push(
-					`${manifest.manifestPath}: runtime "${manifest.runtime.kind}" is not supported by this pier yet`,
+			if (manifest.runtime.kind === "quickjs") {
+				specs.push(
+					quickjsSpec(manifest, {
+						cwd: options.cwd,
+						projectTrusted: options.projectTrusted,
+						deadlineMs: options.deadlineMs,
+						...(options.maxFrameBytes ? { maxFrameBytes: options.maxFrameBytes } : {}),
+					}),
 				);
 				continue;
 			}

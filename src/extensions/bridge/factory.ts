@@ -184,10 +184,17 @@ function registerHook(
 	) => void;
 	on(hook, async (event, ctx) => {
 		if (!instance.isLive) return undefined;
-		const answer = await instance.invoke(
-			{ kind: "event", event: { name: hook, data: event } },
-			{ timeoutMs: host.timeouts.hookMs, context: context(ctx) },
-		);
+		let answer: unknown;
+		try {
+			answer = await instance.invoke(
+				{ kind: "event", event: { name: hook, data: event } },
+				{ timeoutMs: host.timeouts.hookMs, context: context(ctx) },
+			);
+		} catch (error) {
+			// The session is ending and took the extension with it: there is no one left to tell.
+			if ((error as { code?: string }).code === "shutdown") return undefined;
+			throw error;
+		}
 		return toPiHookResult(hook, answer, event);
 	});
 }

@@ -1,0 +1,42 @@
+/** A validated `runtime: quickjs` manifest → the host's ExtensionSpec. */
+import type { ExtensionSpec } from "../../host/instance.js";
+import type { ExtensionManifest } from "../../manifest.js";
+import { type PermissionSet, permissions } from "../../protocol/capabilities.js";
+import { QuickJsChannel } from "./channel.js";
+
+export interface QuickJsSpecOptions {
+	cwd: string;
+	projectTrusted: boolean;
+	granted?: PermissionSet;
+	maxFrameBytes?: number;
+	/** The interrupt deadline for one turn of guest work: the invocation timeout. */
+	deadlineMs: number;
+	memoryBytes?: number;
+}
+
+export function quickjsSpec(manifest: ExtensionManifest, options: QuickJsSpecOptions): ExtensionSpec {
+	const runtime = manifest.runtime;
+	if (runtime.kind !== "quickjs") throw new Error(`${manifest.manifestPath}: not a QuickJS extension`);
+	return {
+		id: manifest.id,
+		source: manifest.manifestPath,
+		cwd: options.cwd,
+		projectTrusted: options.projectTrusted,
+		granted: options.granted ?? permissions(manifest.capabilities, manifest.uiCapabilities),
+		launch: async () =>
+			new QuickJsChannel({
+				manifest: {
+					id: manifest.id,
+					name: manifest.id,
+					version: manifest.version ?? "0.0.0",
+					capabilities: manifest.capabilities,
+					uiCapabilities: manifest.uiCapabilities,
+				},
+				entry: runtime.entry,
+				root: manifest.root,
+				deadlineMs: options.deadlineMs,
+				...(options.maxFrameBytes ? { maxFrameBytes: options.maxFrameBytes } : {}),
+				...(options.memoryBytes ? { memoryBytes: options.memoryBytes } : {}),
+			}),
+	};
+}

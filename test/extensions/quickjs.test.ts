@@ -1,0 +1,81 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { ExtensionError } from "../../src/extensions/host/errors.js";
+import { loadManifest } from "../../src/extensions/manifest.js";
+import { quickjsSpec } from "../../src/extensions/runtimes/quickjs/launcher.js";
+import { REPO_ROOT, runPier, tempDir } from "../helpers/pier-cli.js";
+import { testHost } from "../helpers/scripted.js";
+
+const SANDBOX = join(REPO_ROOT, "test", "fixtures", "quickjs", "sandbox");
+const HELLO = join(REPO_ROOT, "examples", "quickjs", "hello");
+const textOf = (value: unknown) => (value as { content: { text: string }[] }).content[0]!.text;
+
+async function sandboxHost(options: { maxFrameBytes?: number; deadlineMs?: number } = {}) {
+	const { host, diagnostics } = testHost();
+	const spec = (dir: string) =>
+		quickjsSpec(loadManifest(dir), {
+			cwd: dir,
+			projectTrusted: true,
+			deadlineMs: options.deadlineMs ?? 500,
+			...options,
+		});
+	const report = await host.load([spec(SANDBOX), spec(HELLO)]);
+	assert.deepEqual(report.failures, []);
+	return { host, diagnostics };
+}
+
+describe("QuickJS sandbox", () => {
+	test("no host globals are visible", async (t) => {
+		const { host } = await sandboxHost();
+		t.after(() => host.shutdown("test end"));
+		const seen = JSON.parse(textOf(await host.invokeTool("globals", "c", {}))) as Record<string, string>;
+		for (const [name, type] of Object.entries(seen)) assert.equal(type, "undefined", `${name} must be undefined`);
+	});
+
+	test("while(true){} is interrupted at the deadline and the next call succeeds", async (t) => {
+		const { host } = await sandboxHost({ deadlineMs: 300 });
+		t.after(() => host.shutdown("test end"));
+		await assert.rejects(
+			host.invokeTool("spin", "c", {}),
+			(e: unknown) => e instanceof ExtensionError && /interrupted/.test(e.message),
+		);
+		assert.equal(textOf(await host.invokeTool("ok", "c", {})), "fine");
+	});
+
+	test("unbounded allocation ends in out of memory; the extension and its neighbours go on", async (t) => {
+		const { host } = await sandboxHost({ deadlineMs: 20_000 });
+		t.after(() => host.shutdown("test end"));
+		await assert.rejects(
+			host.invokeTool("hog", "c", {}),
+			(e: unknown) => e instanceof ExtensionError && /out of memory/.test(e.message),
+		);
+		assert.equal(textOf(await host.invokeTool("ok", "c", {})), "fine");
+		assert.equal(textOf(await host.invokeTool("shout", "c", { text: "alive" })), "ALIVE!");
+	});
+
+	test("an outbound frame past max_frame_bytes (1,024) is refused", async (t) => {
+		const { host } = await sandboxHost({ maxFrameBytes: 1024 });
+		t.after(() => host.shutdown("test end"));
+		await assert.rejects(
+			host.invokeTool("big", "c", {}),
+			(e: unknown) => e instanceof ExtensionError && e.code === "frame_too_large",
+		);
+		assert.equal(textOf(await host.invokeTool("ok", "c", {})), "fine");
+	});
+
+	test("imports outside the package are refused", async (t) => {
+		const { host } = await sandboxHost();
+		t.after(() => host.shutdown("test end"));
+		await assert.rejects(host.invokeTool("escape", "c", {}), /outside the package directory/);
+	});
+
+	test("pier run calls a QuickJS tool, its input hook transforms a prompt", async () => {
+		using dir = tempDir();
+		const tool = await runPier(["run", "-e", HELLO, 'shout {"text":"hi"}'], { agentDir: dir.path });
+		assert.equal(tool.stdout.trim(), 'Done: the shout tool says: "HI!".');
+		assert.doesNotMatch(tool.stderr, /Extension error/);
+		const hook = await runPier(["run", "--mode", "json", "-e", HELLO, "qjs: quiet"], { agentDir: dir.path });
+		assert.match(hook.stdout, /"text":"QUIET!"/);
+	});
+});
