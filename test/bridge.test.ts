@@ -3,9 +3,18 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
+import { UI_CAPABILITIES } from "../src/extensions/protocol/capabilities.js";
 import { createPierSession } from "../src/index.js";
 import { tempDir } from "./helpers/pier-cli.js";
 import { scriptedPackage } from "./helpers/scripted.js";
+
+/** The JSON the scripted tool returned, as the demo model quoted it in its last answer. */
+function lastToolJson(session: { messages: unknown[] }): { status: string; value?: unknown; error?: { code: string } } {
+	const text = (session.messages.at(-1) as { content: { text: string }[] }).content[0]!.text;
+	const quoted = /says: "(.*)"\.$/s.exec(text)?.[1];
+	assert.ok(quoted, text);
+	return JSON.parse(quoted);
+}
 
 /** A UI that records what reaches it and answers dialogs like a user would. */
 function recordingUi() {
@@ -41,22 +50,8 @@ function recordingUi() {
 	return { ui: ui as unknown as ExtensionUIContext, calls };
 }
 
-const ALL_UI = [
-	"select",
-	"confirm",
-	"input",
-	"editor",
-	"notify",
-	"status",
-	"widget",
-	"title",
-	"set_editor_text",
-	"editor_text",
-	"working",
-	"hidden_thinking",
-	"theme",
-	"tools_expanded",
-];
+// Every UI capability except overlays, which pier does not bridge yet.
+const ALL_UI = UI_CAPABILITIES.filter((c) => c !== "overlay");
 
 describe("the bridge in a real pi session", () => {
 	test("UI requests reach the session's UI and every answer maps back", async () => {
@@ -77,10 +72,7 @@ describe("the bridge in a real pi session", () => {
 		try {
 			const ask = async (request: unknown) => {
 				await pier.session.prompt(`ui ${JSON.stringify({ request })}`);
-				const last = pier.session.messages.at(-1) as { content: { text: string }[] };
-				const quoted = /says: "(.*)"\.$/s.exec(last.content[0]!.text)?.[1];
-				assert.ok(quoted, last.content[0]!.text);
-				return JSON.parse(quoted) as { status: string; value?: unknown; error?: { code: string } };
+				return lastToolJson(pier.session);
 			};
 			const options = [
 				{ value: "r", label: "Red" },
@@ -160,8 +152,7 @@ describe("the bridge in a real pi session", () => {
 		try {
 			const act = async (action: unknown) => {
 				await pier.session.prompt(`action ${JSON.stringify({ action })}`);
-				const last = pier.session.messages.at(-1) as { content: { text: string }[] };
-				return JSON.parse(/says: "(.*)"\.$/s.exec(last.content[0]!.text)![1]!) as { status: string; value?: unknown };
+				return lastToolJson(pier.session);
 			};
 			assert.deepEqual(await act({ kind: "set_session_name", name: "Named by a process" }), {
 				status: "success",

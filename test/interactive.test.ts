@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { test } from "node:test";
+import { type TestContext, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { cleanEnv, PIER_BIN, REPO_ROOT, tempDir } from "./helpers/pier-cli.js";
 
@@ -20,25 +20,14 @@ async function waitForScreen(target: string, pattern: RegExp, timeoutMs = 30_000
 	throw new Error(`screen never showed ${pattern}:\n${screen}`);
 }
 
-test("pier with no prompt runs pi's interactive terminal, answered by the demo model", async (t) => {
-	using dir = tempDir();
-	const name = `pier-test-${process.pid}`;
-	const env = cleanEnv(dir.path, { TERM: "xterm-256color" });
-	const exports = Object.entries(env)
+/** `pier -e <extension>` in a detached 120×40 tmux session with a clean pi agent dir; returns the session name. */
+function startPier(t: TestContext, agentDir: string, extension: string): string {
+	const name = `pier-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+	const exports = Object.entries(cleanEnv(agentDir, { TERM: "xterm-256color" }))
 		.map(([k, v]) => `${k}=${JSON.stringify(v)}`)
 		.join(" ");
-	const weather = join(REPO_ROOT, "examples/extensions/weather.ts");
-	tmux(
-		"new-session",
-		"-d",
-		"-s",
-		name,
-		"-x",
-		"120",
-		"-y",
-		"40",
-		`cd ${JSON.stringify(dir.path)} && env -i ${exports} ${JSON.stringify(process.execPath)} ${JSON.stringify(PIER_BIN)} -e ${JSON.stringify(weather)}`,
-	);
+	const command = `cd ${JSON.stringify(agentDir)} && env -i ${exports} ${JSON.stringify(process.execPath)} ${JSON.stringify(PIER_BIN)} -e ${JSON.stringify(extension)}`;
+	tmux("new-session", "-d", "-s", name, "-x", "120", "-y", "40", command);
 	t.after(() => {
 		try {
 			tmux("kill-session", "-t", name);
@@ -46,46 +35,31 @@ test("pier with no prompt runs pi's interactive terminal, answered by the demo m
 			// already gone
 		}
 	});
-	await waitForScreen(name, /pier\/demo|demo/);
-	tmux("send-keys", "-t", name, "/weather Oslo", "Enter");
+	return name;
+}
+
+function type(name: string, text: string): void {
+	tmux("send-keys", "-t", name, "-l", text);
+	tmux("send-keys", "-t", name, "Enter");
+}
+
+test("pier with no prompt runs pi's interactive terminal, answered by the demo model", async (t) => {
+	using dir = tempDir();
+	const name = startPier(t, dir.path, join(REPO_ROOT, "examples/extensions/weather.ts"));
+	await waitForScreen(name, /demo\s*$/m);
+	type(name, "/weather Oslo");
 	await waitForScreen(name, /Oslo: 10°C, light rain/);
-	tmux("send-keys", "-t", name, "-l", 'weather {"city":"Paris"}');
-	tmux("send-keys", "-t", name, "Enter");
+	type(name, 'weather {"city":"Paris"}');
 	await waitForScreen(name, /the weather tool says: "Paris: /);
-	tmux("send-keys", "-t", name, "-l", "hello");
-	tmux("send-keys", "-t", name, "Enter");
+	type(name, "hello");
 	const screen = await waitForScreen(name, /offline demo model \(pier\/demo\)/);
 	assert.match(screen, /hello/);
 });
 
 test("a process extension's command notifies in pi's terminal UI", async (t) => {
 	using dir = tempDir();
-	const name = `pier-test-proc-${process.pid}`;
-	const env = cleanEnv(dir.path, { TERM: "xterm-256color" });
-	const exports = Object.entries(env)
-		.map(([k, v]) => `${k}=${JSON.stringify(v)}`)
-		.join(" ");
-	const extension = join(REPO_ROOT, "examples/process/node-weather");
-	tmux(
-		"new-session",
-		"-d",
-		"-s",
-		name,
-		"-x",
-		"120",
-		"-y",
-		"40",
-		`cd ${JSON.stringify(dir.path)} && env -i ${exports} ${JSON.stringify(process.execPath)} ${JSON.stringify(PIER_BIN)} -e ${JSON.stringify(extension)}`,
-	);
-	t.after(() => {
-		try {
-			tmux("kill-session", "-t", name);
-		} catch {
-			// already gone
-		}
-	});
+	const name = startPier(t, dir.path, join(REPO_ROOT, "examples/process/node-weather"));
 	await waitForScreen(name, /demo\s*$/m);
-	tmux("send-keys", "-t", name, "-l", "/forecast Oslo");
-	tmux("send-keys", "-t", name, "Enter");
+	type(name, "/forecast Oslo");
 	await waitForScreen(name, /Oslo: 10°C, light rain \(from a process extension\)/);
 });

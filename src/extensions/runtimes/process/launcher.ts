@@ -1,7 +1,8 @@
 /** A validated `runtime: process` manifest → the host's ExtensionSpec. */
 import type { ExtensionSpec } from "../../host/instance.js";
 import type { ExtensionManifest } from "../../manifest.js";
-import { type PermissionSet, permissions } from "../../protocol/capabilities.js";
+import type { PermissionSet } from "../../protocol/capabilities.js";
+import { manifestSpec } from "../spec.js";
 import { ProcessChannel } from "./channel.js";
 
 export interface ProcessSpecOptions {
@@ -19,13 +20,10 @@ export interface ProcessSpecOptions {
 export function processSpec(manifest: ExtensionManifest, options: ProcessSpecOptions): ExtensionSpec {
 	const runtime = manifest.runtime;
 	if (runtime.kind !== "process") throw new Error(`${manifest.manifestPath}: not a process extension`);
-	return {
-		id: manifest.id,
-		source: manifest.manifestPath,
-		cwd: options.cwd,
-		projectTrusted: options.projectTrusted,
-		granted: options.granted ?? permissions(manifest.capabilities, manifest.uiCapabilities),
-		launch: async () =>
+	return manifestSpec(
+		manifest,
+		options,
+		async () =>
 			new ProcessChannel({
 				id: manifest.id,
 				executable: runtime.executable,
@@ -35,5 +33,5 @@ export function processSpec(manifest: ExtensionManifest, options: ProcessSpecOpt
 				...(options.packageId ? { packageId: options.packageId } : {}),
 				...(options.maxFrameBytes ? { maxFrameBytes: options.maxFrameBytes } : {}),
 			}),
-	};
+	);
 }

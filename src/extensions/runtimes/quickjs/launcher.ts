@@ -1,7 +1,8 @@
 /** A validated `runtime: quickjs` manifest → the host's ExtensionSpec. */
 import type { ExtensionSpec } from "../../host/instance.js";
 import type { ExtensionManifest } from "../../manifest.js";
-import { type PermissionSet, permissions } from "../../protocol/capabilities.js";
+import type { PermissionSet } from "../../protocol/capabilities.js";
+import { manifestSpec } from "../spec.js";
 import { QuickJsChannel } from "./channel.js";
 
 export interface QuickJsSpecOptions {
@@ -17,13 +18,10 @@ export interface QuickJsSpecOptions {
 export function quickjsSpec(manifest: ExtensionManifest, options: QuickJsSpecOptions): ExtensionSpec {
 	const runtime = manifest.runtime;
 	if (runtime.kind !== "quickjs") throw new Error(`${manifest.manifestPath}: not a QuickJS extension`);
-	return {
-		id: manifest.id,
-		source: manifest.manifestPath,
-		cwd: options.cwd,
-		projectTrusted: options.projectTrusted,
-		granted: options.granted ?? permissions(manifest.capabilities, manifest.uiCapabilities),
-		launch: async () =>
+	return manifestSpec(
+		manifest,
+		options,
+		async () =>
 			new QuickJsChannel({
 				manifest: {
 					id: manifest.id,
@@ -38,5 +36,5 @@ export function quickjsSpec(manifest: ExtensionManifest, options: QuickJsSpecOpt
 				...(options.maxFrameBytes ? { maxFrameBytes: options.maxFrameBytes } : {}),
 				...(options.memoryBytes ? { memoryBytes: options.memoryBytes } : {}),
 			}),
-	};
+	);
 }
