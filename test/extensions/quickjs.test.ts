@@ -11,7 +11,7 @@ const SANDBOX = join(REPO_ROOT, "test", "fixtures", "quickjs", "sandbox");
 const HELLO = join(REPO_ROOT, "examples", "quickjs", "hello");
 const textOf = (value: unknown) => (value as { content: { text: string }[] }).content[0]!.text;
 
-async function sandboxHost(options: { maxFrameBytes?: number; deadlineMs?: number } = {}) {
+async function sandboxHost(options: { maxFrameBytes?: number; deadlineMs?: number; watchdogMs?: number } = {}) {
 	const { host, diagnostics } = testHost();
 	const spec = (dir: string) =>
 		quickjsSpec(loadManifest(dir), {
@@ -41,6 +41,15 @@ describe("QuickJS sandbox", () => {
 			(e: unknown) => e instanceof ExtensionError && /interrupted/.test(e.message),
 		);
 		assert.equal(textOf(await host.invokeTool("ok", "c", {})), "fine");
+	});
+
+	test("a worker that does not yield is terminated as a last resort; its neighbours go on", async (t) => {
+		// An interrupt deadline far away stands in for code the interrupt cannot reach.
+		const { host } = await sandboxHost({ deadlineMs: 60_000, watchdogMs: 400 });
+		t.after(() => host.shutdown("test end"));
+		await assert.rejects(host.invokeTool("spin", "c", {}), /did not yield for 400 ms; its worker was terminated/);
+		assert.equal(host.registry.tools.get("spin")!.instance.phase, "crashed");
+		assert.equal(textOf(await host.invokeTool("shout", "c", { text: "fine" })), "FINE!");
 	});
 
 	test("unbounded allocation ends in out of memory; the extension and its neighbours go on", async (t) => {

@@ -16,12 +16,22 @@ export class QuickJsChannel implements Channel {
 	private readonly errors: string[] = [];
 	private readonly maxFrameBytes: number;
 
+	private lastHeard = Date.now();
+	private awaiting = 0;
+	private readonly watchdog: NodeJS.Timeout;
+
 	constructor(
-		data: Omit<QuickJsWorkerData, "maxFrameBytes" | "memoryBytes"> & { maxFrameBytes?: number; memoryBytes?: number },
+		data: Omit<QuickJsWorkerData, "maxFrameBytes" | "memoryBytes"> & {
+			maxFrameBytes?: number;
+			memoryBytes?: number;
+			/** Last resort: a worker silent this long while a request waits is terminated. Default: 2 × deadline + 1 s. */
+			watchdogMs?: number;
+		},
 	) {
 		this.maxFrameBytes = data.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+		const { watchdogMs: _watchdog, ...rest } = data;
 		const workerData: QuickJsWorkerData = {
-			...data,
+			...rest,
 			maxFrameBytes: this.maxFrameBytes,
 			memoryBytes: data.memoryBytes ?? QUICKJS_MEMORY_BYTES,
 		};
@@ -30,8 +40,28 @@ export class QuickJsChannel implements Channel {
 			workerData,
 			resourceLimits: { stackSizeMb: 4 },
 		});
+		// The interrupt deadline stops runaway bytecode; anything that still does not yield
+		// (a worker stuck outside QuickJS's reach) is terminated here.
+		const watchdogMs = data.watchdogMs ?? data.deadlineMs * 2 + 1_000;
+		this.watchdog = setInterval(
+			() => {
+				if (this.awaiting > 0 && Date.now() - this.lastHeard > watchdogMs) {
+					const reason = `QuickJS extension did not yield for ${watchdogMs} ms; its worker was terminated`;
+					this.errors.push(reason);
+					this.close(reason);
+					void this.terminate();
+				}
+			},
+			Math.min(1_000, Math.max(50, watchdogMs / 4)),
+		);
+		this.watchdog.unref();
 		this.worker.on("message", (message: unknown) => {
-			if (typeof message === "string") return this.deliver(JSON.parse(message));
+			this.lastHeard = Date.now();
+			if (typeof message === "string") {
+				const frame = JSON.parse(message) as { type?: string };
+				if (frame.type === "response" && this.awaiting > 0) this.awaiting--;
+				return this.deliver(frame);
+			}
 			const control = message as { fatal?: string };
 			if (control.fatal) {
 				this.errors.push(control.fatal);
@@ -59,10 +89,16 @@ export class QuickJsChannel implements Channel {
 
 	send(frame: Parameters<Channel["send"]>[0]): void {
 		if (this.closedReason !== undefined) throw new Error(`extension channel is closed (${this.closedReason})`);
-		this.worker.postMessage(encodeFrame(frame, this.maxFrameBytes).toString("utf8", 0, undefined).slice(0, -1));
+		const text = encodeFrame(frame, this.maxFrameBytes).toString("utf8").slice(0, -1);
+		if (frame.type === "request") {
+			if (this.awaiting === 0) this.lastHeard = Date.now();
+			this.awaiting++;
+		}
+		this.worker.postMessage(text);
 	}
 
 	async terminate(): Promise<void> {
+		clearInterval(this.watchdog);
 		await this.worker.terminate();
 		await this.exited;
 	}

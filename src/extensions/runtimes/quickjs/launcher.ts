@@ -13,6 +13,7 @@ export interface QuickJsSpecOptions {
 	/** The interrupt deadline for one turn of guest work: the invocation timeout. */
 	deadlineMs: number;
 	memoryBytes?: number;
+	watchdogMs?: number;
 }
 
 export function quickjsSpec(manifest: ExtensionManifest, options: QuickJsSpecOptions): ExtensionSpec {
@@ -35,6 +36,7 @@ export function quickjsSpec(manifest: ExtensionManifest, options: QuickJsSpecOpt
 				deadlineMs: options.deadlineMs,
 				...(options.maxFrameBytes ? { maxFrameBytes: options.maxFrameBytes } : {}),
 				...(options.memoryBytes ? { memoryBytes: options.memoryBytes } : {}),
+				...(options.watchdogMs ? { watchdogMs: options.watchdogMs } : {}),
 			}),
 	);
 }
