@@ -1,8 +1,27 @@
 /** QuickJS extensions: a worker thread per extension, frames as strings over its port. */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { Channel, ChannelEvents } from "../../host/channel.js";
 import { DEFAULT_MAX_FRAME_BYTES, encodeFrame } from "../../protocol/codec.js";
 import type { QuickJsWorkerData } from "./worker.js";
+
+declare const WebAssembly: { Module: new (bytes: Uint8Array) => object };
+
+/**
+ * QuickJS's WebAssembly, compiled once per pier process and handed to every worker:
+ * compiling it in each worker is most of a QuickJS extension's start-up time.
+ */
+let compiled: object | undefined;
+function quickjsModule(): object {
+	if (!compiled) {
+		const require = createRequire(import.meta.url);
+		const packageDir = dirname(require.resolve("@jitl/quickjs-wasmfile-release-sync/package.json"));
+		compiled = new WebAssembly.Module(readFileSync(join(packageDir, "dist", "emscripten-module.wasm")));
+	}
+	return compiled;
+}
 
 /** The seed's bound: each extension's WebAssembly memory may not grow past this. */
 export const QUICKJS_MEMORY_BYTES = 64 * 1024 * 1024;
@@ -32,6 +51,7 @@ export class QuickJsChannel implements Channel {
 		const { watchdogMs: _watchdog, ...rest } = data;
 		const workerData: QuickJsWorkerData = {
 			...rest,
+			wasmModule: quickjsModule(),
 			maxFrameBytes: this.maxFrameBytes,
 			memoryBytes: data.memoryBytes ?? QUICKJS_MEMORY_BYTES,
 		};

@@ -23,6 +23,8 @@ export interface QuickJsWorkerData {
 	maxFrameBytes: number;
 	memoryBytes: number;
 	deadlineMs: number;
+	/** The compiled QuickJS WebAssembly module, shared by every worker of the process. */
+	wasmModule?: object;
 }
 
 // The package's types describe its CommonJS face; under ESM the default export is the variant itself.
@@ -46,7 +48,10 @@ async function main(): Promise<void> {
 		maximum: data.memoryBytes / PAGE,
 	});
 	const module = await newQuickJSWASMModuleFromVariant(
-		newVariant(RELEASE_SYNC, { wasmMemory: memory as never }) as Parameters<typeof newQuickJSWASMModuleFromVariant>[0],
+		newVariant(RELEASE_SYNC, {
+			wasmMemory: memory as never,
+			...(data.wasmModule ? { wasmModule: data.wasmModule as never } : {}),
+		}) as Parameters<typeof newQuickJSWASMModuleFromVariant>[0],
 	);
 	const runtime = module.newRuntime();
 	// The normalizer cannot fail an import itself, so a refusal travels as a module name the
