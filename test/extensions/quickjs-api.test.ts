@@ -86,4 +86,88 @@ describe("QuickJS guest API against the host", () => {
 			active: ["read", "getters"],
 		});
 	});
+
+	test("every UI method and session action reaches the host as a valid request and maps its answer", async (t) => {
+		const seen: unknown[] = [];
+		const { host } = testHost();
+		host.setRuntimeHost({
+			hasUi: true,
+			async ui(request) {
+				seen.push(request);
+				switch (request.type) {
+					case "select":
+						return { type: "selected", value: "b" };
+					case "confirm":
+						return { type: "confirmed", confirmed: true };
+					case "input":
+						return { type: "input", value: "typed" };
+					case "editor":
+						return { type: "edited", value: "edited" };
+					case "get_editor_text":
+						return { type: "editor_text", value: "draft" };
+					case "get_all_themes":
+						return { type: "themes", themes: [{ name: "dark" }] };
+					case "get_theme":
+						return { type: "theme", theme: { name: "dark" } };
+					case "set_theme":
+						return { type: "theme_set", success: true };
+					case "get_tools_expanded":
+						return { type: "tools_expanded", expanded: true };
+					default:
+						return { type: "acknowledged" };
+				}
+			},
+			async action(action) {
+				seen.push(action);
+				return action.kind === "set_model" ? true : null;
+			},
+		});
+		t.after(() => host.shutdown("test end"));
+		const surface = join(REPO_ROOT, "test", "fixtures", "quickjs", "surface");
+		await host.load([quickjsSpec(loadManifest(surface), { cwd: surface, projectTrusted: true, deadlineMs: 5_000 })]);
+		const { results, widgetError } = json(await host.invokeTool("everything", "c", {}));
+		assert.equal(host.instances[0]!.phase, "active", "no request was a protocol violation");
+		assert.deepEqual(results.slice(0, 4), ["b", true, "typed", "edited"]);
+		assert.equal(results[9], "draft");
+		assert.deepEqual(results[10], [{ name: "dark" }]);
+		assert.deepEqual(results[12], { success: true });
+		assert.equal(results[13], true);
+		assert.equal(results[20], true);
+		assert.match(widgetError, /string\[\] widgets/);
+		const types = seen.map((r) => (r as { type?: string; kind?: string }).type ?? (r as { kind: string }).kind);
+		assert.deepEqual(types, [
+			"select",
+			"confirm",
+			"input",
+			"editor",
+			"notify",
+			"status",
+			"widget",
+			"title",
+			"set_editor_text",
+			"get_editor_text",
+			"get_all_themes",
+			"get_theme",
+			"set_theme",
+			"get_tools_expanded",
+			"send_message",
+			"send_user_message",
+			"append_entry",
+			"set_session_name",
+			"set_label",
+			"set_active_tools",
+			"set_model",
+			"set_thinking_level",
+			"abort",
+			"compact",
+			"wait_for_idle",
+		]);
+		assert.deepEqual(seen[6], { type: "widget", key: "w", lines: ["l1"], placement: "below_editor" });
+		assert.deepEqual(seen[14], {
+			kind: "send_message",
+			message: { customType: "c", content: "hi", display: true },
+			delivery: "nextTurn",
+			triggerTurn: false,
+		});
+	});
 });
