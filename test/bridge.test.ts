@@ -5,7 +5,7 @@ import { describe, test } from "node:test";
 import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import { UI_CAPABILITIES } from "../src/extensions/protocol/capabilities.js";
 import { createPierSession } from "../src/index.js";
-import { tempDir } from "./helpers/pier-cli.js";
+import { REPO_ROOT, tempDir } from "./helpers/pier-cli.js";
 import { scriptedPackage } from "./helpers/scripted.js";
 
 /** The JSON the scripted tool returned, as the demo model quoted it in its last answer. */
@@ -294,6 +294,47 @@ test("pi's reload restarts protocol extensions; a failed reload keeps the old ge
 		assert.equal(pier.extensionHost.generation, 3);
 		assert.ok(tools().includes("updates"));
 		assert.ok(!tools().includes("echo"));
+	} finally {
+		await pier.dispose();
+	}
+});
+
+test("a QuickJS extension receives every hook of a prompt's flow from pi's real producers", async () => {
+	using dir = tempDir();
+	const pkg = join(REPO_ROOT, "test", "fixtures", "quickjs", "hooks");
+	const pier = await createPierSession({
+		cwd: dir.path,
+		agentDir: dir.path,
+		session: { kind: "memory" },
+		extensionPaths: [pkg],
+	});
+	try {
+		await pier.session.prompt("seen {}");
+		await new Promise((r) => setTimeout(r, 100)); // agent_settled follows agent_end on the next turn of the loop
+		await pier.session.prompt("twice:seen {}");
+		const text = (pier.session.messages.at(-1) as { content: { text: string }[] }).content[0]!.text;
+		for (const hook of [
+			"session_start",
+			"input",
+			"before_agent_start",
+			"agent_start",
+			"turn_start",
+			"context",
+			"message_start",
+			"message_update",
+			"message_end",
+			"tool_call",
+			"tool_execution_start",
+			"tool_execution_end",
+			"tool_result",
+			"turn_end",
+			"agent_end",
+			"agent_settled",
+		]) {
+			assert.match(text, new RegExp(`\\b${hook}\\b`), `${hook} was not delivered: ${text}`);
+		}
+		const user = pier.session.messages.filter((m) => m.role === "user").at(-1) as { content: { text: string }[] };
+		assert.equal(user.content[0]!.text, "seen {}", "the input hook's transform was applied");
 	} finally {
 		await pier.dispose();
 	}

@@ -135,7 +135,8 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 							.catch(() => {}); // advisory: a failing observer must not disturb the session
 					}
 				};
-				setImmediate(() => void fire());
+				// The session may be gone by the next turn of the loop (pi then refuses the stale ctx).
+				setImmediate(() => fire().catch(() => {}));
 			});
 		}
 
