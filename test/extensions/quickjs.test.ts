@@ -87,4 +87,48 @@ describe("QuickJS sandbox", () => {
 		const hook = await runPier(["run", "--mode", "json", "-e", HELLO, "qjs: quiet"], { agentDir: dir.path });
 		assert.match(hook.stdout, /"text":"QUIET!"/);
 	});
+
+	test("an unsupported pi feature fails the load with a message that names it", async () => {
+		const { host } = testHost();
+		const dir = join(REPO_ROOT, "test", "fixtures", "quickjs", "unsupported");
+		const report = await host.load([
+			quickjsSpec(loadManifest(dir), { cwd: dir, projectTrusted: true, deadlineMs: 5_000 }),
+		]);
+		assert.match(report.failures[0]!.message, /registerMessageRenderer is not supported in QuickJS extensions/);
+	});
+
+	test("a failed QuickJS reload keeps the old generation callable", async (t) => {
+		const { host } = testHost();
+		t.after(() => host.shutdown("test end"));
+		const spec = (dir: string) => quickjsSpec(loadManifest(dir), { cwd: dir, projectTrusted: true, deadlineMs: 5_000 });
+		await host.load([spec(HELLO)]);
+		const broken = join(REPO_ROOT, "test", "fixtures", "quickjs", "unsupported");
+		const report = await host.reload([spec(HELLO), spec(broken)]);
+		assert.equal(report.committed, false);
+		assert.equal(host.generation, 1);
+		assert.equal(textOf(await host.invokeTool("shout", "c", { text: "old" })), "OLD!");
+	});
+
+	test("the example's session action renames the real session", async () => {
+		using dir = tempDir();
+		// Without a session (pier ext invoke) the action is refused with a reason, not dropped.
+		const headless = await runPier(["ext", "invoke", HELLO, "--command", "rename", "--args", "x"], {
+			agentDir: dir.path,
+		});
+		assert.equal(headless.code, 1);
+		assert.match(headless.stderr, /set_session_name needs a session/);
+		const { createPierSession } = await import("../../src/index.js");
+		const pier = await createPierSession({
+			cwd: dir.path,
+			agentDir: dir.path,
+			session: { kind: "memory" },
+			extensionPaths: [HELLO],
+		});
+		try {
+			await pier.session.prompt("/rename Sandboxed");
+			assert.equal(pier.session.sessionManager.getSessionName(), "Sandboxed");
+		} finally {
+			await pier.dispose();
+		}
+	});
 });

@@ -18,6 +18,12 @@ export default function (pi) {
 			await ctx.ui.notify(`Hello ${args || "world"} from QuickJS`, "info");
 		},
 	});
+	pi.registerCommand("rename", {
+		description: "Renames the session (a session action from the sandbox)",
+		handler: async (args) => {
+			await pi.setSessionName(args.trim() || "QuickJS session");
+		},
+	});
 	pi.on("input", (event) =>
 		event.text.startsWith("qjs:") ? { action: "transform", text: shout(event.text.slice(4).trim()) } : null,
 	);
