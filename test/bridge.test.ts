@@ -339,3 +339,56 @@ test("a QuickJS extension receives every hook of a prompt's flow from pi's real 
 		await pier.dispose();
 	}
 });
+
+test("session lifecycle hooks come from pi's own producers: model, thinking, compaction, tree, fork, switch, shutdown", async () => {
+	using dir = tempDir();
+	// A second, reasoning-capable model (never contacted) so model and thinking changes are real changes.
+	writeFileSync(
+		join(dir.path, "models.json"),
+		JSON.stringify({
+			providers: {
+				local: {
+					baseUrl: "http://127.0.0.1:9/v1",
+					api: "openai-completions",
+					apiKey: "k",
+					models: [{ id: "r1", reasoning: true }],
+				},
+			},
+		}),
+	);
+	const hooks = [
+		"resources_discover",
+		"model_select",
+		"thinking_level_select",
+		"session_before_compact",
+		"session_compact",
+		"session_before_tree",
+		"session_tree",
+		"session_before_fork",
+		"session_before_switch",
+		"session_shutdown",
+	];
+	const pkg = scriptedPackage(dir.path, "lifecycle", { tools: ["echo"], hooks, logEvents: true });
+	const pier = await createPierSession({
+		cwd: dir.path,
+		agentDir: dir.path,
+		model: "pier/demo",
+		session: { kind: "memory" },
+		extensionPaths: [pkg],
+	});
+	const registry = pier.runtime.services.modelRegistry;
+	await pier.session.prompt('echo {"text":"x"}');
+	await pier.session.setModel(registry.find("local", "r1")!);
+	pier.session.setThinkingLevel("high");
+	await pier.session.setModel(registry.find("pier", "demo")!);
+	await pier.session.compact();
+	const first = pier.session.sessionManager.getEntries()[0]!.id;
+	await pier.session.navigateTree(first, {});
+	await pier.runtime.fork(first).catch(() => {}); // the hook fires before pi validates the entry
+	await pier.runtime.newSession();
+	const instance = pier.extensionHost.instances[0]!;
+	await pier.dispose();
+	const log = instance.channel.diagnostics();
+	for (const hook of hooks) assert.match(log, new RegExp(`event=${hook} `), `${hook} was not delivered:\n${log}`);
+	assert.match(log, /event=model_select keys=model,previousModel,source,type/);
+});
