@@ -48,6 +48,7 @@ export async function benchQuickjs(runs: number): Promise<void> {
 	const args = { text: "hi" };
 	const qjs = await hostWith(1, "quickjs");
 	const qjsRound = await measure(() => qjs.invokeTool("echo", "c", args), runs * 50, 100);
+	const qjsCommand = await measure(() => qjs.invokeCommand("ping", ""), runs * 50, 100);
 	await qjs.shutdown("bench");
 	const proc = await hostWith(1, "process");
 	const procRound = await measure(() => proc.invokeTool("echo", "c", args), runs * 50, 100);
@@ -68,6 +69,7 @@ export async function benchQuickjs(runs: number): Promise<void> {
 		},
 		{ figure: "QuickJS tool round trip", value: qjsRound, baseline: "process extension", base: procRound },
 		{ figure: "QuickJS tool round trip", value: qjsRound, baseline: "plain in-process call", base: inRound },
+		{ figure: "QuickJS command round trip", value: qjsCommand, baseline: "plain in-process call", base: inRound },
 		{
 			figure: "event fan-out to 10 QuickJS extensions",
 			value: fanOut,

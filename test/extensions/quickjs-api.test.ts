@@ -56,6 +56,14 @@ describe("QuickJS guest API against the host", () => {
 		assert.match(late.error, /timed out after 100 ms/);
 	});
 
+	test("a UI call without its capability is rejected, naming the capability", async (t) => {
+		const host = await probe(answering);
+		t.after(() => host.shutdown("test end"));
+		const denied = json(await host.invokeTool("status", "c", {}));
+		assert.equal(denied.code, "permission_denied");
+		assert.match(denied.error, /UI capability "status" was not granted/);
+	});
+
 	test("session actions without session_actions are rejected, naming the capability", async (t) => {
 		const host = await probe(answering);
 		t.after(() => host.shutdown("test end"));
