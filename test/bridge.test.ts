@@ -199,27 +199,30 @@ describe("the bridge in a real pi session", () => {
 	});
 });
 
+/** Every hook one prompt with a tool call fires, in pi's order (agent_settled is pier's). */
+const PROMPT_FLOW_HOOKS = [
+	"session_start",
+	"input",
+	"before_agent_start",
+	"agent_start",
+	"turn_start",
+	"context",
+	"message_start",
+	"message_update",
+	"message_end",
+	"tool_call",
+	"tool_execution_start",
+	"tool_execution_end",
+	"tool_result",
+	"turn_end",
+	"agent_end",
+	"agent_settled",
+];
+
 describe("hooks from real producers", () => {
 	test("a prompt with a tool call delivers every hook of its flow, with pi's payloads", async () => {
 		using dir = tempDir();
-		const hooks = [
-			"session_start",
-			"input",
-			"before_agent_start",
-			"agent_start",
-			"turn_start",
-			"context",
-			"message_start",
-			"message_update",
-			"message_end",
-			"tool_call",
-			"tool_execution_start",
-			"tool_execution_end",
-			"tool_result",
-			"turn_end",
-			"agent_end",
-			"agent_settled",
-		];
+		const hooks = PROMPT_FLOW_HOOKS;
 		const pkg = scriptedPackage(dir.path, "observer", { tools: ["echo"], hooks, logEvents: true });
 		const pier = await createPierSession({
 			cwd: dir.path,
@@ -313,24 +316,7 @@ test("a QuickJS extension receives every hook of a prompt's flow from pi's real 
 		await new Promise((r) => setTimeout(r, 100)); // agent_settled follows agent_end on the next turn of the loop
 		await pier.session.prompt("twice:seen {}");
 		const text = (pier.session.messages.at(-1) as { content: { text: string }[] }).content[0]!.text;
-		for (const hook of [
-			"session_start",
-			"input",
-			"before_agent_start",
-			"agent_start",
-			"turn_start",
-			"context",
-			"message_start",
-			"message_update",
-			"message_end",
-			"tool_call",
-			"tool_execution_start",
-			"tool_execution_end",
-			"tool_result",
-			"turn_end",
-			"agent_end",
-			"agent_settled",
-		]) {
+		for (const hook of PROMPT_FLOW_HOOKS) {
 			assert.match(text, new RegExp(`\\b${hook}\\b`), `${hook} was not delivered: ${text}`);
 		}
 		const user = pier.session.messages.filter((m) => m.role === "user").at(-1) as { content: { text: string }[] };
