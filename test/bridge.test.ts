@@ -8,6 +8,11 @@ import { createPierSession } from "../src/index.js";
 import { REPO_ROOT, tempDir } from "./helpers/pier-cli.js";
 import { scriptedPackage } from "./helpers/scripted.js";
 
+/** A real pi session in `dir` (also its agent dir), kept in memory, with one extension package loaded. */
+function sessionWith(dir: string, pkg: string, extra: Partial<Parameters<typeof createPierSession>[0]> = {}) {
+	return createPierSession({ cwd: dir, agentDir: dir, session: { kind: "memory" }, extensionPaths: [pkg], ...extra });
+}
+
 /** The JSON the scripted tool returned, as the demo model quoted it in its last answer. */
 function lastToolJson(session: { messages: unknown[] }): { status: string; value?: unknown; error?: { code: string } } {
 	const text = (session.messages.at(-1) as { content: { text: string }[] }).content[0]!.text;
@@ -62,13 +67,7 @@ describe("the bridge in a real pi session", () => {
 			capabilities: ["tools", "event_hooks", "ui"],
 			uiCapabilities: ALL_UI,
 		});
-		const pier = await createPierSession({
-			cwd: dir.path,
-			agentDir: dir.path,
-			session: { kind: "memory" },
-			extensionPaths: [pkg],
-			uiContext: ui,
-		});
+		const pier = await sessionWith(dir.path, pkg, { uiContext: ui });
 		try {
 			const ask = async (request: unknown) => {
 				await pier.session.prompt(`ui ${JSON.stringify({ request })}`);
@@ -143,12 +142,7 @@ describe("the bridge in a real pi session", () => {
 			tools: ["action"],
 			capabilities: ["tools", "event_hooks", "session_actions"],
 		});
-		const pier = await createPierSession({
-			cwd: dir.path,
-			agentDir: dir.path,
-			session: { kind: "memory" },
-			extensionPaths: [pkg],
-		});
+		const pier = await sessionWith(dir.path, pkg);
 		try {
 			const act = async (action: unknown) => {
 				await pier.session.prompt(`action ${JSON.stringify({ action })}`);
@@ -183,12 +177,7 @@ describe("the bridge in a real pi session", () => {
 			capabilities: ["tools", "event_hooks", "ui"],
 			uiCapabilities: ["confirm", "notify"],
 		});
-		const pier = await createPierSession({
-			cwd: dir.path,
-			agentDir: dir.path,
-			session: { kind: "memory" },
-			extensionPaths: [pkg],
-		});
+		const pier = await sessionWith(dir.path, pkg);
 		try {
 			await pier.session.prompt(`ui ${JSON.stringify({ request: { type: "confirm", title: "t", message: "m" } })}`);
 			const text = (pier.session.messages.at(-1) as { content: { text: string }[] }).content[0]!.text;
@@ -224,12 +213,7 @@ describe("hooks from real producers", () => {
 		using dir = tempDir();
 		const hooks = PROMPT_FLOW_HOOKS;
 		const pkg = scriptedPackage(dir.path, "observer", { tools: ["echo"], hooks, logEvents: true });
-		const pier = await createPierSession({
-			cwd: dir.path,
-			agentDir: dir.path,
-			session: { kind: "memory" },
-			extensionPaths: [pkg],
-		});
+		const pier = await sessionWith(dir.path, pkg);
 		try {
 			await pier.session.prompt('echo {"text":"hooked"}');
 			const log = () => pier.extensionHost.instances[0]!.channel.diagnostics();
@@ -253,12 +237,7 @@ test("renaming the session produces session_info_changed", async () => {
 		capabilities: ["tools", "event_hooks", "session_actions"],
 		logEvents: true,
 	});
-	const pier = await createPierSession({
-		cwd: dir.path,
-		agentDir: dir.path,
-		session: { kind: "memory" },
-		extensionPaths: [pkg],
-	});
+	const pier = await sessionWith(dir.path, pkg);
 	try {
 		await pier.session.prompt(`action ${JSON.stringify({ action: { kind: "set_session_name", name: "Renamed" } })}`);
 		const log = () => pier.extensionHost.instances[0]!.channel.diagnostics();
@@ -277,12 +256,7 @@ test("pi's reload restarts protocol extensions; a failed reload keeps the old ge
 	const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { arguments: string[] };
 	const rewrite = (options: unknown) =>
 		writeFileSync(manifestPath, JSON.stringify({ ...manifest, arguments: [JSON.stringify(options)] }));
-	const pier = await createPierSession({
-		cwd: dir.path,
-		agentDir: dir.path,
-		session: { kind: "memory" },
-		extensionPaths: [pkg],
-	});
+	const pier = await sessionWith(dir.path, pkg);
 	const tools = () => pier.session.getAllTools().map((t) => t.name);
 	try {
 		assert.equal(pier.extensionHost.generation, 1);
@@ -305,12 +279,7 @@ test("pi's reload restarts protocol extensions; a failed reload keeps the old ge
 test("a QuickJS extension receives every hook of a prompt's flow from pi's real producers", async () => {
 	using dir = tempDir();
 	const pkg = join(REPO_ROOT, "test", "fixtures", "quickjs", "hooks");
-	const pier = await createPierSession({
-		cwd: dir.path,
-		agentDir: dir.path,
-		session: { kind: "memory" },
-		extensionPaths: [pkg],
-	});
+	const pier = await sessionWith(dir.path, pkg);
 	try {
 		await pier.session.prompt("seen {}");
 		await new Promise((r) => setTimeout(r, 100)); // agent_settled follows agent_end on the next turn of the loop
@@ -355,13 +324,7 @@ test("session lifecycle hooks come from pi's own producers: model, thinking, com
 		"session_shutdown",
 	];
 	const pkg = scriptedPackage(dir.path, "lifecycle", { tools: ["echo"], hooks, logEvents: true });
-	const pier = await createPierSession({
-		cwd: dir.path,
-		agentDir: dir.path,
-		model: "pier/demo",
-		session: { kind: "memory" },
-		extensionPaths: [pkg],
-	});
+	const pier = await sessionWith(dir.path, pkg, { model: "pier/demo" });
 	const registry = pier.runtime.services.modelRegistry;
 	await pier.session.prompt('echo {"text":"x"}');
 	await pier.session.setModel(registry.find("local", "r1")!);
