@@ -5,6 +5,8 @@ set -euo pipefail
 
 need=()
 command -v tmux >/dev/null 2>&1 || need+=(tmux)
+# The chamber's browser tests drive Debian's chromium through playwright-core (no browser download).
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
 
 if [ ${#need[@]} -eq 0 ]; then
 	exit 0

@@ -243,7 +243,11 @@ async function startProtocolExtensions(
 	const configured = {
 		timeouts: { ...fromSettings.settings.timeouts, ...options.extensionHost?.timeouts },
 		maxFrameBytes: options.extensionHost?.maxFrameBytes ?? fromSettings.settings.maxFrameBytes,
-		environment: options.extensionHost?.environment ?? fromSettings.settings.environment,
+		// The API's variables join the global settings' (the chamber adds PICHAMBER=1 this way).
+		environment:
+			fromSettings.settings.environment || options.extensionHost?.environment
+				? { ...fromSettings.settings.environment, ...options.extensionHost?.environment }
+				: undefined,
 	};
 	const extensionHost = new ExtensionHost({
 		mode: options.mode ?? "print",

@@ -3,7 +3,7 @@
  * must pass through to pi untouched, which generic parsers do not allow.
  */
 
-export type Command = "run" | "sessions" | "ext" | "interactive" | "rpc" | "help" | "version";
+export type Command = "run" | "sessions" | "ext" | "serve" | "interactive" | "rpc" | "help" | "version";
 
 export interface CliArgs {
 	command: Command;
@@ -22,7 +22,7 @@ export interface CliArgs {
 	json: boolean;
 	/** Flags no pier option claims: offered to extensions, as pi does. */
 	extensionFlags: Map<string, boolean | string>;
-	/** `pier ext …`: the words after `ext`, parsed by the ext command itself. */
+	/** `pier ext …` / `pier serve …`: the words after the command, parsed by the command itself. */
 	rest: string[];
 }
 
@@ -50,8 +50,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 	if (first === "run" || first === "sessions") {
 		args.command = first;
 		rest = rest.slice(1);
-	} else if (first === "ext") {
-		return { ...args, command: "ext", rest: rest.slice(1) };
+	} else if (first === "ext" || first === "serve") {
+		return { ...args, command: first, rest: rest.slice(1) };
 	} else if (first === "help") {
 		return { ...args, command: "help" };
 	}
@@ -157,6 +157,8 @@ Usage:
   pier run [options] "<prompt>"   one prompt, headless; prints the final answer
   pier [options] ["<prompt>"]     the interactive terminal (pi's own)
   pier --mode rpc [options]       pi's RPC protocol over stdio
+  pier serve [--host H] [--port N] [--ui-password PW] [-e <path>]…
+                                  the chamber: a daemon with a web app (pier serve --help)
   pier sessions [--cwd <dir>] [--json]
                                   list saved sessions (all projects, or one)
   pier ext validate <dir>         check a pi-extension.json package

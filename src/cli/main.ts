@@ -35,6 +35,8 @@ export async function main(argv: readonly string[]): Promise<number> {
 				return await (await import("./sessions.js")).listSessions(args);
 			case "ext":
 				return await (await import("./ext.js")).extCommand(args.rest);
+			case "serve":
+				return await (await import("./serve.js")).serveCommand(args.rest);
 			case "run":
 				return await (await import("./run.js")).runOnce(args);
 			case "rpc":

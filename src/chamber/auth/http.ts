@@ -1,0 +1,248 @@
+/**
+ * The chamber's auth over HTTP (docs/chamber-api.md, "Auth"): the `/api/auth` routes, the middleware that
+ * guards every other `/api` route, and the origin check for state-changing requests.
+ */
+import type { HttpBindings } from "@hono/node-server";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { jsonError } from "../http-errors.js";
+import { LoginRateLimiter } from "./rate-limit.js";
+import { type AuthStore, BROWSER_SESSION_TTL_MS, type DeviceTokenInfo } from "./store.js";
+
+export const SESSION_COOKIE = "pier_session";
+export const PAIRING_TTL_DEFAULT_SECONDS = 600;
+export const PAIRING_TTL_MAX_SECONDS = 3600;
+const MAX_BODY_BYTES = 16 * 1024;
+const MAX_TOKEN_NAME_LENGTH = 100;
+
+export type Principal = { kind: "browser" } | { kind: "device"; id: string };
+export type AuthVariables = { principal: Principal };
+export type AuthEnv = { Variables: AuthVariables };
+
+// Answer shapes of the routes, for the web app and other clients.
+export interface AuthStatusResponse {
+	authenticated: boolean;
+	passwordConfigured: boolean;
+}
+export interface PairingLinkResponse {
+	token: string;
+	/** epoch ms */
+	expiresAt: number;
+}
+export interface DeviceTokenListResponse {
+	tokens: DeviceTokenInfo[];
+}
+export interface CreatedDeviceTokenResponse {
+	id: string;
+	name: string;
+	token: string;
+}
+
+export interface AuthRoutesOptions {
+	/** Defaults to 5 failures per 60 s per client key. */
+	limiter?: LoginRateLimiter;
+	/** Whose failures count together; defaults to the socket's remote address ("local" when there is none). */
+	clientKey?: (c: Context) => string;
+}
+
+/** Who sent the request, from the session cookie or a bearer device token. */
+export function authenticate(store: AuthStore, c: Context): Principal | undefined {
+	if (store.verifyBrowserSession(getCookie(c, SESSION_COOKIE))) return { kind: "browser" };
+	const bearer = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(c.req.header("authorization") ?? "")?.[1];
+	const device = bearer === undefined ? undefined : store.verifyDeviceToken(bearer);
+	return device ? { kind: "device", id: device.id } : undefined;
+}
+
+export function requireAuth(store: AuthStore): MiddlewareHandler<AuthEnv> {
+	return async (c, next) => {
+		const principal = authenticate(store, c);
+		if (!principal) return jsonError(c, 401, "unauthorized", "sign in or send a device token");
+		c.set("principal", principal);
+		await next();
+	};
+}
+
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * With the cookie SameSite=Strict, requiring a JSON content type means a cross-site page can only reach a
+ * state-changing route through a CORS preflight, which the daemon never grants; the Origin check catches
+ * what remains (e.g. a same-site but different-host page).
+ */
+export function checkOrigin(): MiddlewareHandler {
+	return async (c, next) => {
+		if (!STATE_CHANGING.has(c.req.method)) return next();
+		const origin = c.req.header("origin");
+		if (origin !== undefined && !sameHost(origin, c.req.header("host") ?? new URL(c.req.url).host)) {
+			return jsonError(c, 403, "bad_origin", "the request's Origin does not match its Host");
+		}
+		if (!isJsonContentType(c.req.header("content-type"))) {
+			return jsonError(c, 415, "bad_request", "Content-Type must be application/json");
+		}
+		await next();
+	};
+}
+
+/** The sub-app to mount at `/api/auth`. */
+export function authRoutes(store: AuthStore, options: AuthRoutesOptions = {}): Hono<AuthEnv> {
+	const limiter = options.limiter ?? new LoginRateLimiter();
+	const clientKey = options.clientKey ?? defaultClientKey;
+	const app = new Hono<AuthEnv>();
+
+	app.use("*", async (c, next) => {
+		await next();
+		// Answers here carry secrets (cookies, tokens shown once) that no cache should keep.
+		c.header("Cache-Control", "no-store");
+	});
+	app.use("*", checkOrigin());
+	app.use(
+		"*",
+		bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => jsonError(c, 413, "bad_request", "body too large") }),
+	);
+
+	app.get("/status", (c) => {
+		const body: AuthStatusResponse = {
+			authenticated: authenticate(store, c) !== undefined,
+			passwordConfigured: store.passwordConfigured,
+		};
+		return c.json(body);
+	});
+
+	app.post("/login", async (c) => {
+		const key = clientKey(c);
+		// Checked before anything else so a blocked client cannot keep probing the password.
+		const verdict = limiter.check(key);
+		if (!verdict.allowed) {
+			c.header("Retry-After", String(verdict.retryAfterSeconds));
+			return jsonError(c, 429, "rate_limited", `too many failed logins; retry in ${verdict.retryAfterSeconds} s`);
+		}
+		const body = await readBody(c, ["password"]);
+		if (body instanceof Response) return body;
+		if (typeof body.password !== "string") return jsonError(c, 400, "bad_request", "password must be a string");
+		if (!store.passwordConfigured) {
+			return jsonError(c, 400, "no_password", "no UI password is configured; use a pairing link");
+		}
+		if (!(await store.verifyPassword(body.password))) {
+			limiter.fail(key);
+			return jsonError(c, 401, "bad_password", "wrong password");
+		}
+		setSessionCookie(c, store.createBrowserSession().token);
+		return c.json({ ok: true });
+	});
+
+	app.post("/pair", async (c) => {
+		const body = await readBody(c, ["token"]);
+		if (body instanceof Response) return body;
+		if (typeof body.token !== "string") return jsonError(c, 400, "bad_request", "token must be a string");
+		if (!store.consumePairingToken(body.token)) {
+			return jsonError(c, 401, "bad_pairing_token", "the pairing link is unknown, used or expired");
+		}
+		setSessionCookie(c, store.createBrowserSession().token);
+		return c.json({ ok: true });
+	});
+
+	app.post("/logout", requireAuth(store), async (c) => {
+		const body = await readBody(c, []);
+		if (body instanceof Response) return body;
+		store.revokeBrowserSession(getCookie(c, SESSION_COOKIE));
+		deleteCookie(c, SESSION_COOKIE, cookieOptions(c));
+		return c.json({ ok: true });
+	});
+
+	app.post("/pairing-links", requireAuth(store), async (c) => {
+		const body = await readBody(c, ["ttlSeconds"]);
+		if (body instanceof Response) return body;
+		const ttl = body.ttlSeconds ?? PAIRING_TTL_DEFAULT_SECONDS;
+		if (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl < 1 || ttl > PAIRING_TTL_MAX_SECONDS) {
+			return jsonError(c, 400, "bad_request", `ttlSeconds must be an integer from 1 to ${PAIRING_TTL_MAX_SECONDS}`);
+		}
+		const answer: PairingLinkResponse = store.createPairingToken(ttl * 1000);
+		return c.json(answer);
+	});
+
+	app.get("/tokens", requireAuth(store), (c) => {
+		const answer: DeviceTokenListResponse = { tokens: store.listDeviceTokens() };
+		return c.json(answer);
+	});
+
+	app.post("/tokens", requireAuth(store), async (c) => {
+		const body = await readBody(c, ["name"]);
+		if (body instanceof Response) return body;
+		const name = typeof body.name === "string" ? body.name.trim() : "";
+		if (!name || name.length > MAX_TOKEN_NAME_LENGTH) {
+			return jsonError(c, 400, "bad_request", `name must be a string of 1 to ${MAX_TOKEN_NAME_LENGTH} characters`);
+		}
+		let created: CreatedDeviceTokenResponse;
+		try {
+			created = store.createDeviceToken(name);
+		} catch (error) {
+			if (error instanceof RangeError) return jsonError(c, 400, "bad_request", error.message);
+			throw error;
+		}
+		return c.json(created);
+	});
+
+	app.delete("/tokens/:id", requireAuth(store), (c) => {
+		if (!store.revokeDeviceToken(c.req.param("id"))) return jsonError(c, 404, "not_found", "no such device token");
+		return c.json({ ok: true });
+	});
+
+	return app;
+}
+
+// ---- helpers ----------------------------------------------------------------------------------------
+
+function defaultClientKey(c: Context): string {
+	return (c.env as Partial<HttpBindings> | undefined)?.incoming?.socket?.remoteAddress ?? "local";
+}
+
+function cookieOptions(c: Context) {
+	// Secure only over https: the default deployment is plain http on loopback, where a Secure cookie
+	// would never be sent back.
+	const https = new URL(c.req.url).protocol === "https:";
+	return { httpOnly: true, sameSite: "Strict", path: "/", ...(https ? { secure: true } : {}) } as const;
+}
+
+function setSessionCookie(c: Context, token: string): void {
+	setCookie(c, SESSION_COOKIE, token, { ...cookieOptions(c), maxAge: Math.floor(BROWSER_SESSION_TTL_MS / 1000) });
+}
+
+/** An empty body reads as `{}`; anything else must be a JSON object with only the `allowed` fields. */
+async function readBody(c: Context, allowed: readonly string[]): Promise<Record<string, unknown> | Response> {
+	const text = await c.req.text();
+	if (text.trim() === "") return {};
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		return jsonError(c, 400, "bad_request", "body must be valid JSON");
+	}
+	if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+		return jsonError(c, 400, "bad_request", "body must be a JSON object");
+	}
+	const extra = Object.keys(parsed).find((k) => !allowed.includes(k));
+	if (extra !== undefined) return jsonError(c, 400, "bad_request", `unexpected field ${JSON.stringify(extra)}`);
+	return parsed as Record<string, unknown>;
+}
+
+function isJsonContentType(value: string | undefined): boolean {
+	return value?.split(";", 1)[0]?.trim().toLowerCase() === "application/json";
+}
+
+function sameHost(origin: string, host: string): boolean {
+	let url: URL;
+	try {
+		url = new URL(origin);
+	} catch {
+		// "null" (sandboxed frames, file://) and garbage never match.
+		return false;
+	}
+	if (url.protocol !== "http:" && url.protocol !== "https:") return false;
+	try {
+		// Parse Host with the origin's scheme so "localhost:80" equals "http://localhost".
+		return new URL(`${url.protocol}//${host}`).host === url.host;
+	} catch {
+		return false;
+	}
+}

@@ -1,0 +1,219 @@
+/**
+ * The daemon's state: which sessions are open, the daemon-wide event channel, trust decisions and UI
+ * settings. HTTP lives elsewhere (routes.ts); this is what the routes call.
+ */
+import { rmSync } from "node:fs";
+import { resolve } from "node:path";
+import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
+import { SessionManager } from "@earendil-works/pi-coding-agent";
+import { hasProjectExtensions } from "../extensions/trust.js";
+import { EventChannel } from "./events/channel.js";
+import { readJsonFile, writeJsonFile } from "./json-file.js";
+import { LiveSession, SessionError } from "./live-session.js";
+import { isCommandName } from "./ui/descriptors.js";
+import {
+	BUILTIN_SHORTCUTS,
+	type CreateSessionBody,
+	type SessionSummary,
+	type TrustView,
+	type UiSettings,
+} from "./wire.js";
+
+export interface ChamberOptions {
+	/** Where auth.json, trust.json and ui-settings.json live. */
+	stateDir: string;
+	/** The project a session opens in when the client names none. */
+	defaultCwd: string;
+	/** `-e` paths given to `pier serve`: loaded into every session. */
+	extensionPaths?: string[];
+	/** `--approve` / `--no-approve` for every project, overriding stored decisions. */
+	approve?: boolean;
+	model?: string;
+	replay?: { maxEvents?: number; maxBytes?: number };
+}
+
+export class Chamber {
+	readonly events = new EventChannel("");
+	private readonly live = new Map<string, LiveSession>();
+	private readonly opening = new Map<string, Promise<LiveSession>>();
+	/** Session id → file, from the last listing: how a session not open yet is found. */
+	private readonly files = new Map<string, string>();
+	private readonly trustFile: string;
+	private readonly settingsFile: string;
+
+	constructor(readonly options: ChamberOptions) {
+		this.trustFile = resolve(options.stateDir, "trust.json");
+		this.settingsFile = resolve(options.stateDir, "ui-settings.json");
+		// Fail at start-up, not on first use, when a state file is corrupt.
+		this.trustDecisions();
+		this.uiSettings();
+	}
+
+	// ---- sessions --------------------------------------------------------------------------------
+
+	async list(): Promise<SessionSummary[]> {
+		const stored = await SessionManager.listAll();
+		const byId = new Map<string, SessionSummary>();
+		for (const info of stored) {
+			this.files.set(info.id, info.path);
+			byId.set(info.id, {
+				id: info.id,
+				...(info.name ? { name: info.name } : {}),
+				cwd: info.cwd,
+				createdAt: info.created.toISOString(),
+				modifiedAt: info.modified.toISOString(),
+				messageCount: info.messageCount,
+				...(info.firstMessage ? { firstMessage: info.firstMessage.slice(0, 200) } : {}),
+				live: false,
+				streaming: false,
+			});
+		}
+		// Open sessions know better (and a new one has no file until its first answer).
+		for (const session of this.live.values()) byId.set(session.id, session.summary());
+		return [...byId.values()].sort((a, b) => b.modifiedAt.localeCompare(a.modifiedAt));
+	}
+
+	async create(body: CreateSessionBody): Promise<LiveSession> {
+		const cwd = resolve(this.options.defaultCwd, body.cwd ?? ".");
+		const trust = this.trustOf(cwd);
+		let approve = this.options.approve ?? (trust.decided ? trust.trusted : undefined);
+		if (body.approve !== undefined && this.options.approve === undefined) {
+			this.decideTrust(cwd, body.approve);
+			approve = body.approve;
+		}
+		if (trust.hasProjectExtensions && approve === undefined) {
+			throw new SessionError(
+				409,
+				"trust_required",
+				`${cwd} has its own extensions; trust it (approve: true) to run them, or refuse (approve: false)`,
+			);
+		}
+		const session = await LiveSession.open({
+			...this.openOptions(cwd, approve),
+			target: { kind: "new" },
+			...(body.name ? { name: body.name } : {}),
+			...(body.model ? { model: body.model } : {}),
+			...(body.thinkingLevel ? { thinkingLevel: body.thinkingLevel as ThinkingLevel } : {}),
+		});
+		this.adopt(session);
+		this.events.publish("sessions.changed", { reason: "created", id: session.id, session: session.summary() });
+		return session;
+	}
+
+	/** The live session, opening it from its file if needed (concurrent callers share one opening). */
+	async get(id: string): Promise<LiveSession> {
+		const open = this.live.get(id);
+		if (open) return open;
+		const pending = this.opening.get(id);
+		if (pending) return pending;
+		if (!this.files.has(id)) await this.list();
+		const file = this.files.get(id);
+		if (!file) throw new SessionError(404, "not_found", `no session ${id}`);
+		const opening = (async () => {
+			const header = SessionManager.open(file).getHeader();
+			const cwd = header?.cwd || this.options.defaultCwd;
+			const trust = this.trustOf(cwd);
+			const approve = this.options.approve ?? (trust.decided ? trust.trusted : undefined);
+			const session = await LiveSession.open({ ...this.openOptions(cwd, approve), target: { kind: "open", file } });
+			this.adopt(session);
+			return session;
+		})();
+		this.opening.set(id, opening);
+		try {
+			return await opening;
+		} finally {
+			this.opening.delete(id);
+		}
+	}
+
+	liveSession(id: string): LiveSession | undefined {
+		return this.live.get(id);
+	}
+
+	async rename(id: string, name: string): Promise<SessionSummary> {
+		const session = await this.get(id);
+		const summary = session.rename(name);
+		this.events.publish("sessions.changed", { reason: "renamed", id, session: summary });
+		return summary;
+	}
+
+	async delete(id: string): Promise<void> {
+		const session = await this.get(id);
+		const file = session.file;
+		this.live.delete(id);
+		await session.close();
+		if (file) rmSync(file, { force: true });
+		this.files.delete(id);
+		this.events.publish("sessions.changed", { reason: "deleted", id });
+	}
+
+	async shutdown(): Promise<void> {
+		const sessions = [...this.live.values()];
+		this.live.clear();
+		await Promise.allSettled(sessions.map((s) => s.close()));
+	}
+
+	private openOptions(cwd: string, approve: boolean | undefined) {
+		return {
+			cwd,
+			...(approve !== undefined ? { approve } : {}),
+			...(this.options.extensionPaths ? { extensionPaths: this.options.extensionPaths } : {}),
+			...(this.options.model ? { model: this.options.model } : {}),
+			...(this.options.replay ? { replay: this.options.replay } : {}),
+			onChange: (summary: SessionSummary) =>
+				this.events.publish("sessions.changed", { reason: "updated", id: summary.id, session: summary }),
+		};
+	}
+
+	private adopt(session: LiveSession): void {
+		this.live.set(session.id, session);
+		const file = session.file;
+		if (file) this.files.set(session.id, file);
+	}
+
+	// ---- trust -------------------------------------------------------------------------------------
+
+	private trustDecisions(): Record<string, boolean> {
+		return readJsonFile<{ projects?: Record<string, boolean> }>(this.trustFile, {}).projects ?? {};
+	}
+
+	trustOf(cwd: string): TrustView {
+		const path = resolve(this.options.defaultCwd, cwd);
+		const stored = this.trustDecisions()[path];
+		const gated = hasProjectExtensions(path);
+		const decided = this.options.approve !== undefined || stored !== undefined || !gated;
+		return {
+			cwd: path,
+			hasProjectExtensions: gated,
+			trusted: !gated || (this.options.approve ?? stored ?? false),
+			decided,
+		};
+	}
+
+	decideTrust(cwd: string, trusted: boolean): TrustView {
+		const path = resolve(this.options.defaultCwd, cwd);
+		writeJsonFile(this.trustFile, { projects: { ...this.trustDecisions(), [path]: trusted } });
+		return this.trustOf(path);
+	}
+
+	// ---- UI settings -------------------------------------------------------------------------------
+
+	uiSettings(): UiSettings {
+		return readJsonFile<UiSettings>(this.settingsFile, { triggers: [] });
+	}
+
+	/** Stores triggers after checking what the schema cannot: command names and built-in shortcuts. */
+	saveUiSettings(settings: UiSettings): UiSettings {
+		for (const trigger of settings.triggers) {
+			if (!isCommandName(trigger.command)) {
+				throw new SessionError(422, "bad_request", `trigger ${trigger.id}: "${trigger.command}" is not a command name`);
+			}
+			const shortcut = trigger.shortcut?.toLowerCase();
+			if (shortcut && BUILTIN_SHORTCUTS.some((s) => s.toLowerCase() === shortcut)) {
+				throw new SessionError(422, "bad_request", `trigger ${trigger.id}: ${trigger.shortcut} is a built-in shortcut`);
+			}
+		}
+		writeJsonFile(this.settingsFile, settings);
+		return settings;
+	}
+}

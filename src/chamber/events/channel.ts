@@ -1,0 +1,74 @@
+/**
+ * One stream of chamber events (a session's, or the daemon's own): it numbers events, encodes each once as
+ * an SSE frame, retains the replay window and fans frames out to the connected clients.
+ */
+import { EVENTS_VERSION, type EventEnvelope, type EventName, type EventPayloads } from "../wire.js";
+import { ReplayLog } from "./replay-log.js";
+
+/** Where frames go: one connected client. `write` returning false means the client was dropped. */
+export interface EventSink {
+	write(frame: string): boolean;
+}
+
+export function encodeFrame(envelope: EventEnvelope): string {
+	return `id: ${envelope.seq}\nevent: ${envelope.event}\ndata: ${JSON.stringify(envelope)}\n\n`;
+}
+
+export class EventChannel {
+	private seq = 0;
+	private readonly log: ReplayLog;
+	private readonly sinks = new Set<EventSink>();
+
+	constructor(
+		readonly sessionId: string,
+		window?: { maxEvents?: number; maxBytes?: number },
+	) {
+		this.log = new ReplayLog(window?.maxEvents, window?.maxBytes);
+	}
+
+	get latest(): number {
+		return this.seq;
+	}
+
+	get clientCount(): number {
+		return this.sinks.size;
+	}
+
+	publish<E extends EventName>(event: E, payload: EventPayloads[E]): EventEnvelope<E> {
+		const envelope: EventEnvelope<E> = {
+			version: EVENTS_VERSION,
+			event,
+			seq: ++this.seq,
+			sessionId: this.sessionId,
+			payload,
+		};
+		const frame = encodeFrame(envelope);
+		this.log.append(envelope.seq, frame);
+		for (const sink of this.sinks) if (!sink.write(frame)) this.sinks.delete(sink);
+		return envelope;
+	}
+
+	/** A frame that carries the current sequence but is not retained (snapshots, heartbeats). */
+	unnumbered<E extends EventName>(event: E, payload: EventPayloads[E]): string {
+		return encodeFrame({ version: EVENTS_VERSION, event, seq: this.seq, sessionId: this.sessionId, payload });
+	}
+
+	/**
+	 * Connects a client. With a cursor inside the window it first gets exactly the missed frames; otherwise
+	 * (no cursor, or one older than the window) it gets `snapshot()` as a `session.snapshot`, when there is one.
+	 */
+	attach(sink: EventSink, since: number | undefined, snapshot?: () => EventPayloads["session.snapshot"]): () => void {
+		const missed = since === undefined ? undefined : this.log.after(since, this.seq);
+		if (missed) {
+			for (const frame of missed) if (!sink.write(frame)) return () => {};
+		} else if (snapshot) {
+			if (!sink.write(this.unnumbered("session.snapshot", snapshot()))) return () => {};
+		}
+		this.sinks.add(sink);
+		return () => this.sinks.delete(sink);
+	}
+
+	detachAll(): void {
+		this.sinks.clear();
+	}
+}

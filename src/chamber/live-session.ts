@@ -1,0 +1,338 @@
+/**
+ * One open chamber session: a pier runtime whose extensions see the chamber's `ctx.ui`, an event channel,
+ * and the projection of everything the session does (agent events, persisted entries) onto that channel.
+ */
+import type { AgentSessionEvent, SessionEntry, SessionManager } from "@earendil-works/pi-coding-agent";
+import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
+import { createPierRuntime, modelRefOf, type PierRuntime, type SessionTarget } from "../agent/session-factory.js";
+import { EventChannel } from "./events/channel.js";
+import { ERROR_ENTRY, rowOf, rowsOf } from "./transcript.js";
+import { COMMAND_NAME } from "./ui/descriptors.js";
+import { SessionUi } from "./ui/session-ui.js";
+import type { CommandView, EventName, EventPayloads, SessionSummary, SessionView } from "./wire.js";
+
+export interface OpenOptions {
+	cwd: string;
+	target: SessionTarget;
+	approve?: boolean;
+	extensionPaths?: string[];
+	model?: string;
+	thinkingLevel?: ThinkingLevel;
+	name?: string;
+	/** Replay window for this session's stream (tests shrink it). */
+	replay?: { maxEvents?: number; maxBytes?: number };
+	/** The daemon hears about renames and state changes to keep its list fresh. */
+	onChange?: (summary: SessionSummary) => void;
+}
+
+/** A failed operation with the HTTP status and code to report. */
+export class SessionError extends Error {
+	constructor(
+		readonly status: 404 | 409 | 422,
+		readonly code: string,
+		message: string,
+	) {
+		super(message);
+	}
+}
+
+type Persisting = Pick<SessionManager, "appendMessage" | "appendCustomEntry" | "appendCustomMessageEntry">;
+
+export class LiveSession {
+	readonly channel: EventChannel;
+	readonly ui: SessionUi;
+	private draftId: string | undefined;
+	private drafts = 0;
+	private unsubscribe: (() => void) | undefined;
+	private closed = false;
+
+	private constructor(
+		readonly pier: PierRuntime,
+		private readonly options: OpenOptions,
+	) {
+		const id = pier.runtime.session.sessionId;
+		this.channel = new EventChannel(id, options.replay);
+		this.ui = new SessionUi(this.publish);
+	}
+
+	static async open(options: OpenOptions): Promise<LiveSession> {
+		let live: LiveSession | undefined;
+		const pier = await createPierRuntime({
+			cwd: options.cwd,
+			session: options.target,
+			mode: "rpc",
+			...(options.approve !== undefined ? { approve: options.approve } : {}),
+			...(options.extensionPaths ? { extensionPaths: options.extensionPaths } : {}),
+			...(options.model ? { model: options.model } : {}),
+			...(options.thinkingLevel ? { thinkingLevel: options.thinkingLevel } : {}),
+			extensionHost: { environment: { PICHAMBER: "1" } },
+			onExtensionDiagnostic: (d) => live?.reportError(d.message, "extension host"),
+		});
+		live = new LiveSession(pier, options);
+		try {
+			await live.start();
+		} catch (error) {
+			await pier.dispose();
+			throw error;
+		}
+		return live;
+	}
+
+	private get session() {
+		return this.pier.runtime.session;
+	}
+
+	get id(): string {
+		return this.channel.sessionId;
+	}
+
+	private async start(): Promise<void> {
+		const { session } = this;
+		const manager = session.sessionManager;
+		// Panels and apps outlive the daemon: they are rebuilt from the entries that created them.
+		for (const entry of manager.getEntries()) {
+			if (entry.type === "custom") this.ui.applyEntry(entry.customType, entry.data, false);
+		}
+		this.observePersistence(manager);
+		this.unsubscribe = session.subscribe((event) => this.onAgentEvent(event));
+		for (const d of this.pier.diagnostics) if (d.type === "error") this.reportError(d.message, "start-up");
+		if (this.options.name) session.setSessionName(this.options.name);
+		await session.bindExtensions({
+			uiContext: this.ui.context(),
+			onError: (e) => this.reportError(`${e.event}: ${e.error}`, extensionLabel(e.extensionPath)),
+		});
+	}
+
+	readonly publish = <E extends EventName>(event: E, payload: EventPayloads[E]): void => {
+		if (!this.closed) this.channel.publish(event, payload);
+	};
+
+	/** Every persisted entry becomes a transcript row as it is written; pichamber entries also feed the dock. */
+	private observePersistence(manager: SessionManager): void {
+		const target = manager as Persisting;
+		const announce = (id: string) => {
+			const entry = manager.getEntry(id) as SessionEntry | undefined;
+			if (!entry) return;
+			const row = rowOf(entry);
+			if (row) {
+				const draftId = row.kind === "assistant" ? this.draftId : undefined;
+				if (draftId) this.draftId = undefined;
+				this.publish("transcript.row", { row, ...(draftId ? { draftId } : {}) });
+			}
+			if (entry.type === "custom") {
+				const problem = this.ui.applyEntry(entry.customType, entry.data, true);
+				if (problem) this.reportError(problem, entry.customType);
+			}
+		};
+		for (const method of ["appendMessage", "appendCustomEntry", "appendCustomMessageEntry"] as const) {
+			const original = (target[method] as (...args: unknown[]) => string).bind(manager);
+			(target as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+				const id = original(...args);
+				announce(id);
+				return id;
+			};
+		}
+	}
+
+	private onAgentEvent(event: AgentSessionEvent): void {
+		switch (event.type) {
+			case "agent_start":
+				this.publish("agent.start", {});
+				this.publish("session.state", { streaming: true });
+				break;
+			case "agent_end":
+				this.publish("agent.end", {});
+				this.publish("session.state", { streaming: false });
+				this.options.onChange?.(this.summary());
+				break;
+			case "message_start":
+				if (event.message.role === "assistant") {
+					this.draftId = `draft_${++this.drafts}`;
+					this.publish("message.start", { draftId: this.draftId, role: "assistant" });
+				}
+				break;
+			case "message_update": {
+				const delta = event.assistantMessageEvent;
+				if (!this.draftId) break;
+				if (delta.type === "text_delta") {
+					this.publish("message.delta", { draftId: this.draftId, kind: "text", delta: delta.delta });
+				} else if (delta.type === "thinking_delta") {
+					this.publish("message.delta", { draftId: this.draftId, kind: "thinking", delta: delta.delta });
+				}
+				break;
+			}
+			case "message_end":
+				if (event.message.role === "assistant" && this.draftId) {
+					this.publish("message.end", { draftId: this.draftId });
+				}
+				break;
+			case "tool_execution_start":
+				this.publish("tool.start", { toolCallId: event.toolCallId, toolName: event.toolName, args: event.args });
+				break;
+			case "tool_execution_update":
+				this.publish("tool.update", { toolCallId: event.toolCallId, text: resultText(event.partialResult) });
+				break;
+			case "tool_execution_end":
+				this.publish("tool.end", {
+					toolCallId: event.toolCallId,
+					toolName: event.toolName,
+					text: resultText(event.result),
+					isError: event.isError,
+				});
+				break;
+			case "session_info_changed": {
+				const summary = this.summary();
+				this.publish("session.info", { session: summary });
+				this.options.onChange?.(summary);
+				break;
+			}
+			case "thinking_level_changed":
+				this.publishModel();
+				break;
+		}
+	}
+
+	private publishModel(): void {
+		const model = modelRefOf(this.pier.runtime);
+		this.publish("session.model", { ...(model ? { model } : {}), thinkingLevel: this.session.thinkingLevel });
+	}
+
+	/** An extension failure: an error row in the transcript (persisted) and an event; the session goes on. */
+	reportError(message: string, source?: string): void {
+		if (this.closed) return;
+		const data = { message: message.slice(0, 50_000), ...(source ? { source } : {}) };
+		this.session.sessionManager.appendCustomEntry(ERROR_ENTRY, data);
+		this.publish("extension.error", data);
+	}
+
+	summary(): SessionSummary {
+		const manager = this.session.sessionManager;
+		const header = manager.getHeader();
+		const entries = manager.getEntries();
+		const messages = entries.filter((e) => e.type === "message");
+		const firstUser = messages.find((e) => e.type === "message" && e.message.role === "user");
+		const first = firstUser ? rowOf(firstUser) : undefined;
+		const name = manager.getSessionName();
+		return {
+			id: this.id,
+			...(name ? { name } : {}),
+			cwd: manager.getCwd(),
+			createdAt: header?.timestamp ?? new Date().toISOString(),
+			modifiedAt: entries.at(-1)?.timestamp ?? header?.timestamp ?? new Date().toISOString(),
+			messageCount: messages.length,
+			...(first?.kind === "user" ? { firstMessage: first.text.slice(0, 200) } : {}),
+			live: true,
+			streaming: this.session.isStreaming,
+		};
+	}
+
+	commands(): CommandView[] {
+		return this.session.extensionRunner.getRegisteredCommands().map((c) => ({
+			name: c.invocationName,
+			...(c.description ? { description: c.description } : {}),
+			source: "extension",
+		}));
+	}
+
+	view(): SessionView {
+		const model = modelRefOf(this.pier.runtime);
+		return {
+			session: this.summary(),
+			rows: rowsOf(this.session.sessionManager.getBranch()),
+			ui: this.ui.view(),
+			commands: this.commands(),
+			...(model ? { model } : {}),
+			thinkingLevel: this.session.thinkingLevel,
+			streaming: this.session.isStreaming,
+			seq: this.channel.latest,
+		};
+	}
+
+	// ---- operations ------------------------------------------------------------------------------
+
+	/** Runs in the background: the answer streams as events; a failure becomes an error row. */
+	private run(work: Promise<void>, what: string): void {
+		work.catch((error: unknown) => this.reportError(`${what} failed: ${(error as Error).message ?? error}`, "chamber"));
+	}
+
+	prompt(text: string): void {
+		if (this.session.isStreaming && !text.startsWith("/")) {
+			throw new SessionError(409, "busy", "the agent is running: steer it or queue a follow-up");
+		}
+		this.run(this.session.prompt(text, this.session.isStreaming ? { streamingBehavior: "followUp" } : {}), "prompt");
+	}
+
+	steer(text: string): void {
+		this.run(this.session.isStreaming ? this.session.steer(text) : this.session.prompt(text), "steer");
+	}
+
+	followUp(text: string): void {
+		this.run(this.session.isStreaming ? this.session.followUp(text) : this.session.prompt(text), "follow-up");
+	}
+
+	async abort(): Promise<void> {
+		await this.session.abort();
+	}
+
+	/** `/command args` through the prompt path, for registered commands with a valid name only. */
+	command(name: string, args: string | undefined): void {
+		if (!COMMAND_NAME.test(name)) {
+			throw new SessionError(422, "bad_command", `"${name}" is not a command name ([A-Za-z0-9][A-Za-z0-9:_-]{0,127})`);
+		}
+		if (!this.commands().some((c) => c.name === name)) {
+			throw new SessionError(404, "unknown_command", `this session has no command /${name}`);
+		}
+		this.run(this.session.prompt(args ? `/${name} ${args}` : `/${name}`), `/${name}`);
+	}
+
+	async setModel(ref: string): Promise<void> {
+		const slash = ref.indexOf("/");
+		const model = slash > 0 ? this.session.modelRegistry.find(ref.slice(0, slash), ref.slice(slash + 1)) : undefined;
+		if (!model) throw new SessionError(422, "bad_request", `unknown model "${ref}"`);
+		await this.session.setModel(model);
+		this.publishModel();
+	}
+
+	setThinkingLevel(level: string): void {
+		const levels = this.session.getAvailableThinkingLevels();
+		if (!levels.includes(level as ThinkingLevel)) {
+			throw new SessionError(422, "bad_request", `thinking level must be one of ${levels.join(", ")}`);
+		}
+		this.session.setThinkingLevel(level as ThinkingLevel);
+		this.publishModel();
+	}
+
+	rename(name: string): SessionSummary {
+		this.session.setSessionName(name);
+		return this.summary();
+	}
+
+	get file(): string | undefined {
+		return this.session.sessionFile;
+	}
+
+	async close(): Promise<void> {
+		if (this.closed) return;
+		this.ui.dismissAll("session-closed");
+		this.closed = true;
+		this.unsubscribe?.();
+		this.channel.detachAll();
+		await this.session.abort().catch(() => {});
+		await this.pier.dispose();
+	}
+}
+
+function resultText(result: unknown): string {
+	const content = (result as { content?: unknown })?.content;
+	if (!Array.isArray(content)) return typeof result === "string" ? result : "";
+	return content
+		.filter((p: { type?: string; text?: unknown }) => p?.type === "text" && typeof p.text === "string")
+		.map((p: { text: string }) => p.text)
+		.join("")
+		.slice(0, 50_000);
+}
+
+/** Extension files are named by their base name: server paths stay on the server. */
+function extensionLabel(path: string): string {
+	return path.split(/[\\/]/).filter(Boolean).slice(-2).join("/");
+}

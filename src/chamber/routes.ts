@@ -1,0 +1,173 @@
+/**
+ * `/api/pi`: the chamber's session API. Each route validates its body against the wire schema, calls the
+ * Chamber or a LiveSession, and answers JSON; failures are `{"error":{code,message}}` (http-errors.ts).
+ */
+import { createHash } from "node:crypto";
+import { type Context, Hono } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { Static, TSchema } from "typebox";
+import { Compile } from "typebox/compile";
+import type { Chamber } from "./chamber.js";
+import { jsonError } from "./http-errors.js";
+import { SessionError } from "./live-session.js";
+import { Bodies, type ModelView } from "./wire.js";
+
+const validators = new Map<TSchema, ReturnType<typeof Compile>>();
+
+/** The body as its schema's type, or a 400 naming the first thing wrong with it. */
+async function body<S extends TSchema>(c: Context, schema: S): Promise<Static<S> | Response> {
+	let value: unknown;
+	try {
+		value = await c.req.json();
+	} catch {
+		return jsonError(c, 400, "bad_request", "the body must be JSON");
+	}
+	const check = validators.get(schema) ?? Compile(schema);
+	validators.set(schema, check);
+	if (check.Check(value)) return value as Static<S>;
+	const first = [...check.Errors(value)][0];
+	const where = first?.instancePath || "body";
+	return jsonError(c, 400, "bad_request", `${where}: ${first?.message ?? "invalid"}`);
+}
+
+function failure(c: Context, error: unknown): Response {
+	if (error instanceof SessionError)
+		return jsonError(c, error.status as ContentfulStatusCode, error.code, error.message);
+	const message = (error as Error)?.message ?? String(error);
+	// A usage problem from pier's factory (an unknown model) is the client's, not the daemon's.
+	if ((error as Error)?.name === "PierUsageError") return jsonError(c, 400, "bad_request", message);
+	return jsonError(c, 500, "internal", message);
+}
+
+/** Opaque and stable: clients can key on it; it says nothing about the server's disk. */
+export function opaqueExtensionId(path: string): string {
+	return `ext_${createHash("sha256").update(path).digest("hex").slice(0, 16)}`;
+}
+
+export function piRoutes(chamber: Chamber): Hono {
+	const app = new Hono();
+	app.onError((error, c) => failure(c, error));
+
+	app.get("/sessions", async (c) => c.json({ sessions: await chamber.list() }));
+
+	app.post("/sessions", async (c) => {
+		const b = await body(c, Bodies.createSession);
+		if (b instanceof Response) return b;
+		const session = await chamber.create(b);
+		return c.json({ session: session.summary() }, 201);
+	});
+
+	app.get("/sessions/:id", async (c) => c.json((await chamber.get(c.req.param("id"))).view()));
+
+	app.patch("/sessions/:id", async (c) => {
+		const b = await body(c, Bodies.rename);
+		if (b instanceof Response) return b;
+		return c.json({ session: await chamber.rename(c.req.param("id"), b.name) });
+	});
+
+	app.delete("/sessions/:id", async (c) => {
+		await chamber.delete(c.req.param("id"));
+		return c.json({ ok: true });
+	});
+
+	for (const [path, run] of [
+		["prompt", (s, text) => s.prompt(text)],
+		["steer", (s, text) => s.steer(text)],
+		["follow-up", (s, text) => s.followUp(text)],
+	] as const satisfies readonly (readonly [string, (s: Awaited<ReturnType<Chamber["get"]>>, t: string) => void])[]) {
+		app.post(`/sessions/:id/${path}`, async (c) => {
+			const b = await body(c, Bodies.text);
+			if (b instanceof Response) return b;
+			run(await chamber.get(c.req.param("id")), b.text);
+			return c.json({ ok: true }, 202);
+		});
+	}
+
+	app.post("/sessions/:id/abort", async (c) => {
+		await (await chamber.get(c.req.param("id"))).abort();
+		return c.json({ ok: true });
+	});
+
+	app.post("/sessions/:id/command", async (c) => {
+		const b = await body(c, Bodies.command);
+		if (b instanceof Response) return b;
+		(await chamber.get(c.req.param("id"))).command(b.command, b.args);
+		return c.json({ ok: true }, 202);
+	});
+
+	app.put("/sessions/:id/model", async (c) => {
+		const b = await body(c, Bodies.model);
+		if (b instanceof Response) return b;
+		await (await chamber.get(c.req.param("id"))).setModel(b.model);
+		return c.json({ model: b.model });
+	});
+
+	app.put("/sessions/:id/thinking", async (c) => {
+		const b = await body(c, Bodies.thinking);
+		if (b instanceof Response) return b;
+		(await chamber.get(c.req.param("id"))).setThinkingLevel(b.level);
+		return c.json({ thinkingLevel: b.level });
+	});
+
+	app.put("/sessions/:id/editor", async (c) => {
+		const b = await body(c, Bodies.editor);
+		if (b instanceof Response) return b;
+		(await chamber.get(c.req.param("id"))).ui.setDraft(b.text);
+		return c.json({ ok: true });
+	});
+
+	app.post("/sessions/:id/dialogs/:requestId", async (c) => {
+		const b = await body(c, Bodies.answer);
+		if (b instanceof Response) return b;
+		const outcome = (await chamber.get(c.req.param("id"))).ui.answer(c.req.param("requestId"), b);
+		return outcome.ok ? c.json({ ok: true }) : jsonError(c, outcome.status, outcome.code, outcome.message);
+	});
+
+	app.get("/models", async (c) => {
+		// Any open session's registry knows pier/demo and pi's configured providers.
+		const [first] = await chamber.list();
+		if (!first) return c.json({ models: [] satisfies ModelView[] });
+		const session = await chamber.get(first.id);
+		const models: ModelView[] = session.pier.runtime.session.modelRegistry.getAvailable().map((m) => ({
+			ref: `${m.provider}/${m.id}`,
+			name: m.name ?? m.id,
+			provider: m.provider,
+			reasoning: m.reasoning === true,
+		}));
+		return c.json({ models });
+	});
+
+	app.get("/extensions", async (c) => {
+		const id = c.req.query("session");
+		if (!id) return jsonError(c, 400, "bad_request", "session: required");
+		const session = await chamber.get(id);
+		const byExtension = new Map<string, string[]>();
+		for (const command of session.pier.runtime.session.extensionRunner.getRegisteredCommands()) {
+			const key = opaqueExtensionId(command.sourceInfo.path);
+			byExtension.set(key, [...(byExtension.get(key) ?? []), command.invocationName]);
+		}
+		for (const path of session.pier.runtime.session.extensionRunner.getExtensionPaths()) {
+			const key = opaqueExtensionId(path);
+			if (!byExtension.has(key)) byExtension.set(key, []);
+		}
+		return c.json({ extensions: [...byExtension].map(([id, commands]) => ({ id, commands })) });
+	});
+
+	app.get("/projects/trust", (c) => c.json(chamber.trustOf(c.req.query("cwd") ?? ".")));
+
+	app.put("/projects/trust", async (c) => {
+		const b = await body(c, Bodies.trust);
+		if (b instanceof Response) return b;
+		return c.json(chamber.decideTrust(b.cwd, b.trusted));
+	});
+
+	app.get("/ui-settings", (c) => c.json(chamber.uiSettings()));
+
+	app.put("/ui-settings", async (c) => {
+		const b = await body(c, Bodies.uiSettings);
+		if (b instanceof Response) return b;
+		return c.json(chamber.saveUiSettings(b));
+	});
+
+	return app;
+}

@@ -1,0 +1,189 @@
+/**
+ * The chamber as one HTTP app: auth, `/api/pi`, the event stream and the web app's files. `chamberApp`
+ * is plain Hono (tests call it directly); `startChamber` serves it on a socket.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { extname, join, normalize, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { serve } from "@hono/node-server";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
+import { type Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { type AuthEnv, authRoutes, checkOrigin, requireAuth } from "./auth/http.js";
+import { AuthStore } from "./auth/store.js";
+import { Chamber, type ChamberOptions } from "./chamber.js";
+import type { EventChannel } from "./events/channel.js";
+import { SseClient } from "./events/sse.js";
+import { jsonError } from "./http-errors.js";
+import { piRoutes } from "./routes.js";
+
+export interface ChamberServerOptions extends ChamberOptions {
+	/** Stored (as a scrypt hash) when given; an existing hash stays otherwise. */
+	password?: string;
+	heartbeatMs?: number;
+	/** The built web app; defaults to dist/web next to this module. */
+	webDir?: string;
+}
+
+type NodeBindings = { incoming: IncomingMessage; outgoing: ServerResponse };
+
+const DEFAULT_WEB_DIR = fileURLToPath(new URL("../../web", import.meta.url));
+const MAX_API_BODY = 1024 * 1024;
+
+export async function chamberApp(options: ChamberServerOptions) {
+	const auth = new AuthStore(join(options.stateDir, "auth.json"));
+	if (options.password !== undefined) await auth.ensurePassword(options.password);
+	const chamber = new Chamber(options);
+	const heartbeatMs = options.heartbeatMs ?? 15_000;
+	const heartbeats = new Set<NodeJS.Timeout>();
+
+	const app = new Hono<AuthEnv & { Bindings: NodeBindings }>();
+	app.use("*", async (c, next) => {
+		await next();
+		c.header("X-Content-Type-Options", "nosniff");
+		c.header("Referrer-Policy", "no-referrer");
+	});
+	app.route("/api/auth", authRoutes(auth));
+	app.use("/api/pi/*", requireAuth(auth), checkOrigin());
+	app.use(
+		"/api/pi/*",
+		bodyLimit({ maxSize: MAX_API_BODY, onError: (c) => jsonError(c, 413, "bad_request", "body too large") }),
+	);
+
+	/** SSE needs the raw socket: bounded buffering is measured on Node's own write queue. */
+	// biome-ignore lint/suspicious/noExplicitAny: any app env; only the Node bindings are read
+	const stream = (c: Context<any>, channel: EventChannel, snapshot?: () => never) => {
+		const res = (c.env as NodeBindings | undefined)?.outgoing;
+		if (!res) return jsonError(c, 500, "internal", "the event stream needs the Node server");
+		const cursor = c.req.header("last-event-id") ?? c.req.query("since");
+		const since = cursor !== undefined && /^\d+$/.test(cursor) ? Number(cursor) : undefined;
+		const client = new SseClient(res);
+		const detach = channel.attach(client, since, snapshot);
+		const beat = setInterval(() => {
+			if (!client.write(channel.unnumbered("heartbeat", {}))) stop();
+		}, heartbeatMs);
+		heartbeats.add(beat);
+		const stop = () => {
+			clearInterval(beat);
+			heartbeats.delete(beat);
+			detach();
+		};
+		res.on("close", stop);
+		return RESPONSE_ALREADY_SENT;
+	};
+
+	app.get("/api/pi/events", async (c) => {
+		const id = c.req.query("session");
+		if (!id) return stream(c, chamber.events);
+		const session = await chamber.get(id);
+		return stream(c, session.channel, (() => session.view()) as () => never);
+	});
+	app.route("/api/pi", piRoutes(chamber));
+	app.all("/api/*", (c) => jsonError(c, 404, "not_found", `no route ${c.req.method} ${c.req.path}`));
+
+	const webDir = options.webDir ?? DEFAULT_WEB_DIR;
+	app.get("*", (c) => serveWebFile(c, webDir));
+
+	return {
+		app,
+		chamber,
+		auth,
+		close: async () => {
+			for (const beat of heartbeats) clearInterval(beat);
+			await chamber.shutdown();
+			auth.flush();
+		},
+	};
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+	".html": "text/html; charset=utf-8",
+	".js": "text/javascript; charset=utf-8",
+	".css": "text/css; charset=utf-8",
+	".svg": "image/svg+xml",
+	".png": "image/png",
+	".ico": "image/x-icon",
+	".json": "application/json",
+	".map": "application/json",
+	".woff2": "font/woff2",
+};
+
+/**
+ * App surfaces are `srcdoc` frames, which inherit this policy: their inline scripts need 'unsafe-inline'.
+ * The page itself never inserts unsanitised HTML; the frames' sandbox (opaque origin) is their boundary.
+ */
+const CSP = [
+	"default-src 'self'",
+	"script-src 'self' 'unsafe-inline'",
+	"style-src 'self' 'unsafe-inline'",
+	"img-src 'self' data:",
+	"connect-src 'self'",
+	"frame-ancestors 'none'",
+	"base-uri 'none'",
+	"form-action 'self'",
+].join("; ");
+
+function serveWebFile(c: Context, webDir: string): Response {
+	const root = resolve(webDir);
+	const wanted = normalize(join(root, decodeURIComponent(c.req.path)));
+	const inside = wanted === root || wanted.startsWith(root + sep);
+	let file = inside && existsSync(wanted) && statSync(wanted).isFile() ? wanted : join(root, "index.html");
+	// Unknown asset paths are 404s; any other path is a client-side route and gets the app.
+	if (file !== wanted && extname(c.req.path) && !c.req.path.endsWith(".html")) {
+		return c.text("not found", 404);
+	}
+	if (!existsSync(file)) {
+		file = "";
+		return c.text("pier: the web app is not built (run npm run build)", 503);
+	}
+	const type = CONTENT_TYPES[extname(file)] ?? "application/octet-stream";
+	const headers: Record<string, string> = { "content-type": type };
+	if (type.startsWith("text/html")) {
+		headers["content-security-policy"] = CSP;
+		headers["cache-control"] = "no-cache";
+	} else if (file.includes(`${sep}assets${sep}`)) {
+		headers["cache-control"] = "public, max-age=31536000, immutable";
+	}
+	return new Response(readFileSync(file), { headers });
+}
+
+export interface RunningChamber {
+	url: string;
+	port: number;
+	pairingUrl: string;
+	close(): Promise<void>;
+	chamber: Chamber;
+	auth: AuthStore;
+}
+
+export async function startChamber(
+	options: ChamberServerOptions & { host: string; port: number },
+): Promise<RunningChamber> {
+	const built = await chamberApp(options);
+	const server = serve({ fetch: built.app.fetch, hostname: options.host, port: options.port });
+	await new Promise<void>((done, fail) => {
+		server.once("listening", done);
+		server.once("error", fail);
+	});
+	const { port } = server.address() as AddressInfo;
+	const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+	const url = `http://${host}:${port}/`;
+	const pairing = built.auth.createPairingToken(10 * 60_000);
+	return {
+		url,
+		port,
+		pairingUrl: `${url}#pair=${pairing.token}`,
+		chamber: built.chamber,
+		auth: built.auth,
+		close: async () => {
+			await built.close();
+			await new Promise<void>((done) => {
+				server.close(() => done());
+				// EventSource clients hold their sockets open; end them so close() finishes.
+				(server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+			});
+		},
+	};
+}

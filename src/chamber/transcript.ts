@@ -1,0 +1,143 @@
+/**
+ * pi session entries → the chamber's transcript rows. The same projection serves hydration (a whole file)
+ * and live appends, so a row looks the same whether a client watched it arrive or loaded it later; its id
+ * is the entry's id, which is what lets clients merge replays without duplicates.
+ */
+import type { SessionEntry } from "@earendil-works/pi-coding-agent";
+import { normalizeCard, unwrapDescriptor } from "./ui/descriptors.js";
+import { LIMITS } from "./ui/descriptors.js";
+import type { ToolCallView, TranscriptRow } from "./wire.js";
+
+/** Custom entry type under which pier records extension errors in the session file. */
+export const ERROR_ENTRY = "pier.error";
+
+type Part = { type?: string; text?: string; thinking?: string; id?: string; name?: string; arguments?: unknown };
+
+function textOf(content: unknown): string {
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	return (content as Part[])
+		.filter((p) => p?.type === "text" && typeof p.text === "string")
+		.map((p) => p.text)
+		.join("");
+}
+
+function cap(text: string): string {
+	return text.length > LIMITS.messageChars ? `${text.slice(0, LIMITS.messageChars)}…` : text;
+}
+
+function timeOf(entry: SessionEntry, fallback?: unknown): number {
+	return typeof fallback === "number" ? fallback : Date.parse(entry.timestamp) || 0;
+}
+
+function messageRow(entry: SessionEntry & { type: "message" }): TranscriptRow | undefined {
+	const message = entry.message as unknown as Record<string, unknown>;
+	const timestamp = timeOf(entry, message.timestamp);
+	switch (message.role) {
+		case "user":
+			return { kind: "user", id: entry.id, text: cap(textOf(message.content)), timestamp };
+		case "assistant": {
+			const parts = (Array.isArray(message.content) ? message.content : []) as Part[];
+			const thinking = parts
+				.filter((p) => p.type === "thinking" && typeof p.thinking === "string")
+				.map((p) => p.thinking)
+				.join("");
+			const toolCalls: ToolCallView[] = parts
+				.filter((p) => p.type === "toolCall")
+				.map((p) => ({ id: String(p.id), name: String(p.name), args: p.arguments ?? {} }));
+			return {
+				kind: "assistant",
+				id: entry.id,
+				text: cap(textOf(parts)),
+				...(thinking ? { thinking: cap(thinking) } : {}),
+				toolCalls,
+				...(typeof message.model === "string" ? { model: `${message.provider}/${message.model}` } : {}),
+				...(typeof message.errorMessage === "string" ? { errorMessage: message.errorMessage } : {}),
+				timestamp,
+			};
+		}
+		case "toolResult":
+			return {
+				kind: "tool_result",
+				id: entry.id,
+				toolCallId: String(message.toolCallId),
+				toolName: String(message.toolName),
+				text: cap(textOf(message.content)),
+				isError: message.isError === true,
+				timestamp,
+			};
+		case "custom":
+			return customMessageRow(entry.id, String(message.customType), message.content, message.details);
+		default:
+			return { kind: "custom", id: entry.id, customType: String(message.role), content: message };
+	}
+}
+
+function customMessageRow(id: string, customType: string, content: unknown, details: unknown): TranscriptRow {
+	if (customType === "pichamber.ui") {
+		const card = normalizeCard(unwrapDescriptor(details ?? safeJson(textOf(content))));
+		if (card) return { kind: "card", id, source: "message", card };
+	}
+	return { kind: "custom", id, customType, content: details === undefined ? content : { content, details } };
+}
+
+function safeJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+}
+
+/** The row an entry shows as, or undefined for entries that are bookkeeping (model changes, labels…). */
+export function rowOf(entry: SessionEntry): TranscriptRow | undefined {
+	switch (entry.type) {
+		case "message":
+			return messageRow(entry);
+		case "custom_message":
+			return customMessageRow(entry.id, entry.customType, entry.content, entry.details);
+		case "custom": {
+			const data = entry.data as Record<string, unknown> | undefined;
+			if (entry.customType === ERROR_ENTRY) {
+				return {
+					kind: "error",
+					id: entry.id,
+					message: String(data?.message ?? "extension error"),
+					...(typeof data?.source === "string" ? { source: data.source } : {}),
+					timestamp: timeOf(entry),
+				};
+			}
+			if (entry.customType === "pichamber.ui") {
+				const card = normalizeCard(unwrapDescriptor(data));
+				if (card) return { kind: "card", id: entry.id, source: "entry", card };
+			}
+			if (entry.customType === "pichamber.app") {
+				const app = unwrapDescriptor(data) as Record<string, unknown> | undefined;
+				const appId = String(app?.appId ?? app?.id ?? "");
+				return {
+					kind: "app",
+					id: entry.id,
+					appId,
+					...(typeof app?.title === "string" ? { title: app.title.slice(0, LIMITS.titleChars) } : {}),
+					...(app?.removed === true ? { removed: true } : {}),
+				};
+			}
+			return { kind: "custom", id: entry.id, customType: entry.customType, content: entry.data };
+		}
+		case "compaction":
+			return { kind: "custom", id: entry.id, customType: "compaction", content: entry.summary };
+		case "branch_summary":
+			return { kind: "custom", id: entry.id, customType: "branch_summary", content: entry.summary };
+		default:
+			return undefined;
+	}
+}
+
+export function rowsOf(entries: readonly SessionEntry[]): TranscriptRow[] {
+	const rows: TranscriptRow[] = [];
+	for (const entry of entries) {
+		const row = rowOf(entry);
+		if (row) rows.push(row);
+	}
+	return rows;
+}

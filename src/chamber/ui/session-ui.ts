@@ -1,0 +1,278 @@
+/**
+ * One session's extension UI as server-side state: what `ctx.ui` calls and `pichamber.*` entries leave
+ * behind (statuses, widgets, live panels, app surfaces, pending dialogs, title, editor text). Every change is
+ * published as an `extension.*` event and folded into the state that snapshots and hydration serve, so a
+ * client that joins late sees the same screen as one that watched it happen.
+ */
+import type { ExtensionUIContext, ExtensionUIDialogOptions, Theme } from "@earendil-works/pi-coding-agent";
+import type {
+	DialogAnswer,
+	DialogRequest,
+	DismissReason,
+	EventName,
+	EventPayloads,
+	UiState,
+	WidgetPlacement,
+} from "../wire.js";
+import {
+	type AppSurface,
+	capStatus,
+	capWidgetLines,
+	cardRemoval,
+	type FormField,
+	LIMITS,
+	type NormalizedCard,
+	normalizeApp,
+	normalizeCard,
+	normalizeFormFields,
+	unwrapDescriptor,
+	validateFormAnswer,
+} from "./descriptors.js";
+
+export type Publish = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
+
+/** The answer to a dialog post: accepted, or refused with the HTTP status and code to report. */
+export type AnswerOutcome = { ok: true } | { ok: false; status: 404 | 422; code: string; message: string };
+
+interface PendingDialog {
+	request: DialogRequest;
+	settle(answer: DialogAnswer | undefined, reason: DismissReason): void;
+}
+
+/** `ctx.ui` as the chamber offers it: pi's interface plus PiChamber's `form`. */
+export interface ChamberUiContext extends ExtensionUIContext {
+	form(title: string, fields: unknown, opts?: ExtensionUIDialogOptions): Promise<Record<string, string> | undefined>;
+}
+
+/** Styling is the browser's business: theme calls hand text back unchanged. */
+const plainTheme = new Proxy(
+	{},
+	{ get: (_target, name) => (name === "then" ? undefined : (...args: unknown[]) => args[args.length - 1]) },
+) as unknown as Theme;
+
+let dialogCounter = 0;
+
+export class SessionUi {
+	private readonly statuses = new Map<string, string>();
+	private readonly widgets = new Map<string, { lines: string[]; placement: WidgetPlacement }>();
+	private readonly panels = new Map<string, NormalizedCard>();
+	private readonly apps = new Map<string, AppSurface>();
+	private readonly dialogs = new Map<string, PendingDialog>();
+	private title: string | undefined;
+	private editorText = "";
+
+	constructor(private readonly publish: Publish) {}
+
+	view(): UiState {
+		return {
+			statuses: Object.fromEntries(this.statuses),
+			widgets: Object.fromEntries(this.widgets),
+			panels: [...this.panels.values()],
+			apps: [...this.apps.values()],
+			dialogs: [...this.dialogs.values()].map((d) => d.request),
+			...(this.title !== undefined ? { title: this.title } : {}),
+			...(this.editorText ? { editorText: this.editorText } : {}),
+		};
+	}
+
+	// ---- entries: the durable half of extension UI ---------------------------------------------
+
+	/**
+	 * Folds a `pichamber.ui` / `pichamber.app` custom entry into the live dock. Returns a problem to report
+	 * (a refused app) or undefined. Custom *messages* never come here: they stay transcript cards.
+	 */
+	applyEntry(customType: string, data: unknown, live: boolean): string | undefined {
+		if (customType === "pichamber.ui") return this.applyPanel(unwrapDescriptor(data), live);
+		if (customType === "pichamber.app") return this.applyApp(unwrapDescriptor(data), live);
+		return undefined;
+	}
+
+	private applyPanel(descriptor: unknown, live: boolean): string | undefined {
+		const removal = cardRemoval(descriptor);
+		if (removal) {
+			if (this.panels.delete(removal.id) && live) this.publish("extension.ui", { id: removal.id, removed: true });
+			return undefined;
+		}
+		const card = normalizeCard(descriptor);
+		if (!card?.id) return undefined;
+		if (!this.panels.has(card.id) && this.panels.size >= LIMITS.panelsPerSession) {
+			return `live panel "${card.id}" refused: a session holds at most ${LIMITS.panelsPerSession} panels`;
+		}
+		this.panels.set(card.id, card);
+		if (live) this.publish("extension.ui", { id: card.id, card });
+		return undefined;
+	}
+
+	private applyApp(descriptor: unknown, live: boolean): string | undefined {
+		const outcome = normalizeApp(descriptor);
+		if ("error" in outcome) return `app surface refused: ${outcome.error}`;
+		if ("removed" in outcome) {
+			if (this.apps.delete(outcome.removed) && live)
+				this.publish("extension.app", { appId: outcome.removed, removed: true });
+			return undefined;
+		}
+		const { app } = outcome;
+		if (!this.apps.has(app.appId) && this.apps.size >= LIMITS.appsPerSession) {
+			return `app surface "${app.appId}" refused: a session holds at most ${LIMITS.appsPerSession} apps`;
+		}
+		this.apps.set(app.appId, app);
+		if (live) this.publish("extension.app", { appId: app.appId, app });
+		return undefined;
+	}
+
+	// ---- the browser's side ----------------------------------------------------------------------
+
+	setDraft(text: string): void {
+		this.editorText = text;
+	}
+
+	answer(requestId: string, answer: DialogAnswer): AnswerOutcome {
+		const pending = this.dialogs.get(requestId);
+		if (!pending) return { ok: false, status: 404, code: "not_found", message: `no pending dialog ${requestId}` };
+		if ("cancelled" in answer) {
+			pending.settle(undefined, "cancelled");
+			return { ok: true };
+		}
+		const problem = checkAnswer(pending.request, answer);
+		if (problem) return { ok: false, status: 422, code: "invalid_answer", message: problem };
+		pending.settle(answer, "answered");
+		return { ok: true };
+	}
+
+	/** Ends every pending dialog (the session is closing); extensions see a cancellation. */
+	dismissAll(reason: DismissReason): void {
+		for (const pending of [...this.dialogs.values()]) pending.settle(undefined, reason);
+	}
+
+	// ---- ctx.ui ----------------------------------------------------------------------------------
+
+	private dialog<T>(
+		fields: Omit<DialogRequest, "requestId" | "timeoutMs" | "expiresAt">,
+		opts: ExtensionUIDialogOptions | undefined,
+		parse: (answer: DialogAnswer | undefined) => T,
+	): Promise<T> {
+		if (opts?.signal?.aborted) return Promise.resolve(parse(undefined));
+		const requestId = `dlg_${Date.now().toString(36)}_${(++dialogCounter).toString(36)}`;
+		const timeout = opts?.timeout && opts.timeout > 0 ? opts.timeout : undefined;
+		const request: DialogRequest = {
+			requestId,
+			...fields,
+			...(timeout ? { timeoutMs: timeout, expiresAt: Date.now() + timeout } : {}),
+		};
+		return new Promise<T>((resolve) => {
+			const timer = timeout ? setTimeout(() => settle(undefined, "timeout"), timeout) : undefined;
+			const onAbort = () => settle(undefined, "aborted");
+			const settle = (answer: DialogAnswer | undefined, reason: DismissReason) => {
+				if (this.dialogs.get(requestId)?.settle !== settle) return;
+				this.dialogs.delete(requestId);
+				if (timer) clearTimeout(timer);
+				opts?.signal?.removeEventListener("abort", onAbort);
+				this.publish("extension.dialog.dismiss", { requestId, reason });
+				resolve(parse(answer));
+			};
+			opts?.signal?.addEventListener("abort", onAbort, { once: true });
+			this.dialogs.set(requestId, { request, settle });
+			this.publish("extension.dialog", request);
+		});
+	}
+
+	context(): ChamberUiContext {
+		const answerValue = (a: DialogAnswer | undefined) => (a && "value" in a ? a.value : undefined);
+		const setEditorText = (text: string) => {
+			this.editorText = text;
+			this.publish("extension.editor", { text });
+		};
+		return {
+			select: (title, options, opts) =>
+				this.dialog({ method: "select", title, options: options.map(String) }, opts, answerValue),
+			confirm: (title, message, opts) =>
+				this.dialog({ method: "confirm", title, message }, opts, (a) => (a && "confirmed" in a ? a.confirmed : false)),
+			input: (title, placeholder, opts) =>
+				this.dialog(
+					{ method: "input", title, ...(placeholder !== undefined ? { placeholder } : {}) },
+					opts,
+					answerValue,
+				),
+			editor: (title, prefill) =>
+				this.dialog({ method: "editor", title, ...(prefill !== undefined ? { prefill } : {}) }, undefined, answerValue),
+			form: (title, fields, opts) => {
+				const normalized = normalizeFormFields(fields);
+				// The extension learns at once that its form is malformed; nothing half-valid reaches a user.
+				if ("error" in normalized) return Promise.reject(new Error(`ctx.ui.form: ${normalized.error}`));
+				return this.dialog({ method: "form", title, fields: normalized.fields }, opts, (a) =>
+					a && "values" in a ? (a.values as Record<string, string>) : undefined,
+				);
+			},
+			notify: (message, type) => {
+				this.publish("extension.notify", {
+					message: String(message ?? "").slice(0, LIMITS.messageChars),
+					level: type === "warning" || type === "error" ? type : "info",
+				});
+			},
+			onTerminalInput: () => () => {},
+			setStatus: (key, text) => {
+				const k = String(key).slice(0, LIMITS.keyChars);
+				if (text === undefined) this.statuses.delete(k);
+				else this.statuses.set(k, capStatus(String(text)));
+				this.publish("extension.status", { key: k, ...(text !== undefined ? { text: this.statuses.get(k)! } : {}) });
+			},
+			setWorkingMessage: () => {},
+			setWorkingVisible: () => {},
+			setWorkingIndicator: () => {},
+			setHiddenThinkingLabel: () => {},
+			setWidget: (key: string, content: unknown, options?: { placement?: WidgetPlacement }) => {
+				const k = String(key).slice(0, LIMITS.keyChars);
+				// TUI component factories cannot cross to a browser; only line widgets can.
+				if (content !== undefined && !Array.isArray(content)) return;
+				if (content === undefined) {
+					this.widgets.delete(k);
+					this.publish("extension.widget", { key: k });
+					return;
+				}
+				const widget = { lines: capWidgetLines(content), placement: options?.placement ?? "aboveEditor" } as const;
+				this.widgets.set(k, widget);
+				this.publish("extension.widget", { key: k, ...widget });
+			},
+			setFooter: () => {},
+			setHeader: () => {},
+			setTitle: (title) => {
+				this.title = String(title).slice(0, LIMITS.titleChars);
+				this.publish("extension.title", { title: this.title });
+			},
+			custom: async () => undefined as never,
+			pasteToEditor: (text) => setEditorText(this.editorText + text),
+			setEditorText,
+			getEditorText: () => this.editorText,
+			addAutocompleteProvider: () => {},
+			setEditorComponent: () => {},
+			getEditorComponent: () => undefined,
+			get theme() {
+				return plainTheme;
+			},
+			getAllThemes: () => [],
+			getTheme: () => undefined,
+			setTheme: () => ({ success: false, error: "the chamber's theme is the browser's" }),
+			getToolsExpanded: () => false,
+			setToolsExpanded: () => {},
+		} as ChamberUiContext;
+	}
+}
+
+/** Checks an answer against the request that was sent: its kind, and its content. */
+function checkAnswer(request: DialogRequest, answer: DialogAnswer): string | undefined {
+	switch (request.method) {
+		case "select":
+			if (!("value" in answer)) return "a select dialog is answered with {value}";
+			return request.options?.includes(answer.value) ? undefined : `"${answer.value}" is not one of the options`;
+		case "input":
+		case "editor":
+			return "value" in answer ? undefined : `an ${request.method} dialog is answered with {value}`;
+		case "confirm":
+			return "confirmed" in answer ? undefined : "a confirm dialog is answered with {confirmed}";
+		case "form": {
+			if (!("values" in answer)) return "a form is answered with {values}";
+			const checked = validateFormAnswer(request.fields as FormField[], answer.values);
+			return checked.ok ? undefined : checked.error;
+		}
+	}
+}

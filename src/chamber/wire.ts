@@ -1,0 +1,243 @@
+/**
+ * The chamber's wire, declared once: request bodies (TypeBox schemas that validate and type), the views the
+ * API returns and the events the stream carries. The daemon and the web app both import this file; it must
+ * stay free of Node and pi imports. `docs/chamber-api.md` is its prose companion.
+ */
+import { type Static, Type } from "typebox";
+import type { AppSurface, FormField, NormalizedCard } from "./ui/descriptors.js";
+
+export const EVENTS_VERSION = 1;
+
+// ---- request bodies --------------------------------------------------------------------------------
+
+const Text = Type.String({ maxLength: 200_000 });
+const closed = { additionalProperties: false } as const;
+
+export const Bodies = {
+	createSession: Type.Object(
+		{
+			cwd: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+			name: Type.Optional(Type.String({ maxLength: 256 })),
+			model: Type.Optional(Type.String({ minLength: 3, maxLength: 256 })),
+			thinkingLevel: Type.Optional(Type.String({ maxLength: 32 })),
+			approve: Type.Optional(Type.Boolean()),
+		},
+		closed,
+	),
+	rename: Type.Object({ name: Type.String({ minLength: 1, maxLength: 256 }) }, closed),
+	text: Type.Object({ text: Text }, closed),
+	command: Type.Object(
+		{ command: Type.String({ maxLength: 256 }), args: Type.Optional(Type.String({ maxLength: 2000 })) },
+		closed,
+	),
+	model: Type.Object({ model: Type.String({ minLength: 3, maxLength: 256 }) }, closed),
+	thinking: Type.Object({ level: Type.String({ minLength: 1, maxLength: 32 }) }, closed),
+	editor: Type.Object({ text: Text }, closed),
+	answer: Type.Union([
+		Type.Object({ value: Text }, closed),
+		Type.Object({ confirmed: Type.Boolean() }, closed),
+		Type.Object({ values: Type.Record(Type.String(), Type.Unknown()) }, closed),
+		Type.Object({ cancelled: Type.Literal(true) }, closed),
+	]),
+	trust: Type.Object({ cwd: Type.String({ minLength: 1, maxLength: 4096 }), trusted: Type.Boolean() }, closed),
+	uiSettings: Type.Object(
+		{
+			triggers: Type.Array(
+				Type.Object(
+					{
+						id: Type.String({ minLength: 1, maxLength: 64 }),
+						command: Type.String({ maxLength: 128 }),
+						args: Type.Optional(Type.String({ maxLength: 2000 })),
+						label: Type.Optional(Type.String({ maxLength: 64 })),
+						shortcut: Type.Optional(Type.String({ maxLength: 64 })),
+					},
+					closed,
+				),
+				{ maxItems: 32 },
+			),
+		},
+		closed,
+	),
+} as const;
+
+export type CreateSessionBody = Static<typeof Bodies.createSession>;
+export type DialogAnswer = Static<typeof Bodies.answer>;
+export type UiSettings = Static<typeof Bodies.uiSettings>;
+export type CommandTrigger = UiSettings["triggers"][number];
+
+/**
+ * Keys the web app handles itself. A trigger bound to one of them would shadow a core action, so the daemon
+ * refuses it (and the app matches built-ins first anyway).
+ */
+export const BUILTIN_SHORTCUTS: readonly string[] = [
+	"Enter",
+	"Shift+Enter",
+	"Escape",
+	"Ctrl+C",
+	"Ctrl+L",
+	"Ctrl+K",
+	"Ctrl+Enter",
+	"Alt+Enter",
+	"Tab",
+	"Shift+Tab",
+	"ArrowUp",
+	"ArrowDown",
+];
+
+// ---- views ----------------------------------------------------------------------------------------
+
+export interface SessionSummary {
+	id: string;
+	name?: string;
+	cwd: string;
+	createdAt: string;
+	modifiedAt: string;
+	messageCount: number;
+	firstMessage?: string;
+	live: boolean;
+	streaming: boolean;
+}
+
+export interface ToolCallView {
+	id: string;
+	name: string;
+	args: unknown;
+}
+
+export type TranscriptRow =
+	| { kind: "user"; id: string; text: string; timestamp: number }
+	| {
+			kind: "assistant";
+			id: string;
+			text: string;
+			thinking?: string;
+			toolCalls: ToolCallView[];
+			model?: string;
+			errorMessage?: string;
+			timestamp: number;
+	  }
+	| {
+			kind: "tool_result";
+			id: string;
+			toolCallId: string;
+			toolName: string;
+			text: string;
+			isError: boolean;
+			timestamp: number;
+	  }
+	| { kind: "card"; id: string; source: "entry" | "message"; card: NormalizedCard }
+	| { kind: "app"; id: string; appId: string; title?: string; removed?: boolean }
+	| { kind: "custom"; id: string; customType: string; content: unknown }
+	| { kind: "error"; id: string; message: string; source?: string; timestamp: number };
+
+export type WidgetPlacement = "aboveEditor" | "belowEditor";
+
+export type DialogMethod = "select" | "confirm" | "input" | "editor" | "form";
+
+export interface DialogRequest {
+	requestId: string;
+	method: DialogMethod;
+	title: string;
+	message?: string;
+	options?: string[];
+	placeholder?: string;
+	prefill?: string;
+	fields?: FormField[];
+	timeoutMs?: number;
+	/** Epoch milliseconds: lets a late-joining client show the right countdown. */
+	expiresAt?: number;
+}
+
+export interface UiState {
+	statuses: Record<string, string>;
+	widgets: Record<string, { lines: string[]; placement: WidgetPlacement }>;
+	panels: NormalizedCard[];
+	apps: AppSurface[];
+	dialogs: DialogRequest[];
+	title?: string;
+	editorText?: string;
+}
+
+export interface CommandView {
+	name: string;
+	description?: string;
+	source: string;
+}
+
+export interface SessionView {
+	session: SessionSummary;
+	rows: TranscriptRow[];
+	ui: UiState;
+	commands: CommandView[];
+	model?: string;
+	thinkingLevel: string;
+	streaming: boolean;
+	/** The last event sequence this view already includes: subscribe with `since=seq`. */
+	seq: number;
+}
+
+export interface ModelView {
+	ref: string;
+	name: string;
+	provider: string;
+	reasoning: boolean;
+}
+
+export interface TrustView {
+	cwd: string;
+	hasProjectExtensions: boolean;
+	trusted: boolean;
+	decided: boolean;
+}
+
+// ---- events ---------------------------------------------------------------------------------------
+
+export type DismissReason = "answered" | "timeout" | "cancelled" | "aborted" | "session-closed";
+
+/** Every event name with its payload: the stream's single source of truth. */
+export interface EventPayloads {
+	"session.snapshot": SessionView;
+	"session.state": { streaming: boolean };
+	"session.info": { session: SessionSummary };
+	"session.model": { model?: string; thinkingLevel: string };
+	"session.commands": { commands: CommandView[] };
+	"sessions.changed": {
+		reason: "created" | "renamed" | "deleted" | "updated";
+		id: string;
+		session?: SessionSummary;
+	};
+	"agent.start": Record<string, never>;
+	"agent.end": Record<string, never>;
+	"message.start": { draftId: string; role: "assistant" };
+	"message.delta": { draftId: string; kind: "text" | "thinking"; delta: string };
+	"message.end": { draftId: string };
+	"tool.start": { toolCallId: string; toolName: string; args: unknown };
+	"tool.update": { toolCallId: string; text: string };
+	"tool.end": { toolCallId: string; toolName: string; text: string; isError: boolean };
+	"transcript.row": { row: TranscriptRow; draftId?: string };
+	"extension.ui": { id: string; card: NormalizedCard } | { id: string; removed: true };
+	"extension.app": { appId: string; app: AppSurface } | { appId: string; removed: true };
+	"extension.status": { key: string; text?: string };
+	"extension.widget": { key: string; lines?: string[]; placement?: WidgetPlacement };
+	"extension.title": { title?: string };
+	"extension.notify": { message: string; level: "info" | "warning" | "error" };
+	"extension.editor": { text: string };
+	"extension.dialog": DialogRequest;
+	"extension.dialog.dismiss": { requestId: string; reason: DismissReason };
+	"extension.error": { message: string; source?: string };
+	heartbeat: Record<string, never>;
+}
+
+export type EventName = keyof EventPayloads;
+
+export interface EventEnvelope<E extends EventName = EventName> {
+	version: typeof EVENTS_VERSION;
+	event: E;
+	seq: number;
+	sessionId: string;
+	payload: EventPayloads[E];
+}
+
+export interface ApiErrorBody {
+	error: { code: string; message: string };
+}

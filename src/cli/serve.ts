@@ -1,0 +1,106 @@
+/** `pier serve`: the chamber daemon. Runs until SIGINT/SIGTERM, then ends every session cleanly. */
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { isIP } from "node:net";
+import { join, resolve } from "node:path";
+import { agentDir } from "../agent/paths.js";
+import { ArgsError } from "./args.js";
+
+export const SERVE_HELP = `pier serve — the chamber: pi sessions in a daemon, with a web app
+
+Usage: pier serve [options]
+
+  --host <addr>          address to bind (default 127.0.0.1; any other needs a UI password)
+  --port <n>             port (default 7777; 0 picks a free one)
+  --ui-password <pw>     sign-in password (or $PIER_UI_PASSWORD); stored only as a scrypt hash
+  --state-dir <dir>      auth, trust and UI settings (default: <pi agent dir>/pier-chamber)
+  --cwd <dir>            project for sessions that name none (default: the current directory)
+  -e, --extension <path> load an extension into every session (repeatable; replaces the examples)
+  --no-examples          do not load pier's example extensions
+  --model <provider/id>  model for new sessions (default: pi's choice, else pier/demo)
+  --approve / --no-approve  trust / refuse every project's .pi extensions without asking
+
+Without a password, sign in with the one-time pairing link printed at start.
+`;
+
+const EXAMPLES = ["examples/extensions/chamber-demo.ts", "examples/quickjs/hello", "examples/process/node-weather"];
+
+function isLoopback(host: string): boolean {
+	if (host === "localhost") return true;
+	if (isIP(host) === 4) return host.startsWith("127.");
+	return host === "::1";
+}
+
+export async function serveCommand(argv: readonly string[]): Promise<number> {
+	let values: ReturnType<typeof parse>["values"];
+	try {
+		values = parse(argv).values;
+	} catch (error) {
+		throw new ArgsError((error as Error).message);
+	}
+	if (values.help) {
+		process.stdout.write(SERVE_HELP);
+		return 0;
+	}
+	const host = values.host ?? "127.0.0.1";
+	const port = Number(values.port ?? "7777");
+	if (!Number.isInteger(port) || port < 0 || port > 65535)
+		throw new ArgsError(`--port must be 0–65535, got ${values.port}`);
+	const password = values["ui-password"] ?? process.env.PIER_UI_PASSWORD;
+	if (!isLoopback(host) && !password) {
+		throw new ArgsError(`--host ${host} is reachable from other machines: set --ui-password (or PIER_UI_PASSWORD)`);
+	}
+	if (values.approve && values["no-approve"]) throw new ArgsError("--approve and --no-approve cannot be combined");
+	const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
+	const extensionPaths =
+		values.extension && values.extension.length > 0
+			? values.extension.map((p) => resolve(p))
+			: values["no-examples"]
+				? []
+				: EXAMPLES.map((p) => join(repoRoot, p));
+
+	// The marker PiChamber extensions look for; set before any session loads an extension.
+	(globalThis as Record<string, unknown>).__PICHAMBER__ = { version: 1 };
+	const { startChamber } = await import("../chamber/server.js");
+	const chamber = await startChamber({
+		host,
+		port,
+		stateDir: resolve(values["state-dir"] ?? join(agentDir(), "pier-chamber")),
+		defaultCwd: resolve(values.cwd ?? process.cwd()),
+		extensionPaths,
+		...(password ? { password } : {}),
+		...(values.model ? { model: values.model } : {}),
+		...(values.approve ? { approve: true } : values["no-approve"] ? { approve: false } : {}),
+	});
+	process.stdout.write(`pier chamber: ${chamber.url}\n`);
+	process.stdout.write(`sign in on this or another device (one use, 10 minutes): ${chamber.pairingUrl}\n`);
+
+	await new Promise<void>((done) => {
+		process.once("SIGINT", done);
+		process.once("SIGTERM", done);
+	});
+	process.stdout.write("pier chamber: stopping\n");
+	await chamber.close();
+	return 0;
+}
+
+function parse(argv: readonly string[]) {
+	return parseArgs({
+		args: [...argv],
+		strict: true,
+		allowPositionals: false,
+		options: {
+			host: { type: "string" },
+			port: { type: "string" },
+			"ui-password": { type: "string" },
+			"state-dir": { type: "string" },
+			cwd: { type: "string" },
+			extension: { type: "string", short: "e", multiple: true },
+			"no-examples": { type: "boolean" },
+			model: { type: "string" },
+			approve: { type: "boolean" },
+			"no-approve": { type: "boolean" },
+			help: { type: "boolean", short: "h" },
+		},
+	});
+}
