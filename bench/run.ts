@@ -1,4 +1,5 @@
 /** `npm run bench`: every benchmark, each figure beside its same-run baseline. `PIER_BENCH_ONLY=process` picks one. */
+import { benchChamber } from "./chamber.js";
 import { benchProcess } from "./process.js";
 import { benchQuickjs } from "./quickjs.js";
 import { benchStartup } from "./startup.js";
@@ -9,6 +10,7 @@ const benches: Record<string, (runs: number) => Promise<void>> = {
 	startup: benchStartup,
 	process: benchProcess,
 	quickjs: benchQuickjs,
+	chamber: benchChamber,
 };
 process.stdout.write(`pier benchmarks · node ${process.version} · ${runs} runs per figure\n`);
 for (const [name, bench] of Object.entries(benches)) {

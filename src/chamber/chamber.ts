@@ -2,7 +2,7 @@
  * The daemon's state: which sessions are open, the daemon-wide event channel, trust decisions and UI
  * settings. HTTP lives elsewhere (routes.ts); this is what the routes call.
  */
-import { rmSync } from "node:fs";
+import { closeSync, openSync, readSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
@@ -110,8 +110,7 @@ export class Chamber {
 		const file = this.files.get(id);
 		if (!file) throw new SessionError(404, "not_found", `no session ${id}`);
 		const opening = (async () => {
-			const header = SessionManager.open(file).getHeader();
-			const cwd = header?.cwd || this.options.defaultCwd;
+			const cwd = readHeaderCwd(file) || this.options.defaultCwd;
 			const trust = this.trustOf(cwd);
 			const approve = this.options.approve ?? (trust.decided ? trust.trusted : undefined);
 			const session = await LiveSession.open({ ...this.openOptions(cwd, approve), target: { kind: "open", file } });
@@ -215,5 +214,21 @@ export class Chamber {
 		}
 		writeJsonFile(this.settingsFile, settings);
 		return settings;
+	}
+}
+
+/** The project of a session file, from its first line only: opening the whole file here would parse it twice. */
+function readHeaderCwd(file: string): string | undefined {
+	const fd = openSync(file, "r");
+	try {
+		const chunk = Buffer.alloc(64 * 1024);
+		const read = readSync(fd, chunk, 0, chunk.length, 0);
+		const line = chunk.subarray(0, read).toString("utf8").split("\n", 1)[0] ?? "";
+		const header = JSON.parse(line) as { type?: string; cwd?: unknown };
+		return header.type === "session" && typeof header.cwd === "string" ? header.cwd : undefined;
+	} catch {
+		return undefined;
+	} finally {
+		closeSync(fd);
 	}
 }

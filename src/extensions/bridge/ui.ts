@@ -1,8 +1,20 @@
 /** Protocol UI requests → the session's pi UI (terminal, RPC client, chamber, or none). */
-import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
+import type { ExtensionUIContext, ExtensionUIDialogOptions } from "@earendil-works/pi-coding-agent";
 import type { UiRequest, UiResponse } from "../protocol/frames.js";
 
 const ACK: UiResponse = { type: "acknowledged" };
+
+/** PiChamber's `ctx.ui.form`, which only the chamber's UI context has (pi's terminal, RPC and print UIs do not). */
+type FormDialog = (
+	title: string,
+	fields: unknown,
+	opts?: ExtensionUIDialogOptions,
+) => Promise<Record<string, string> | undefined>;
+
+function formOf(ui: ExtensionUIContext): FormDialog | undefined {
+	const form = (ui as { form?: unknown }).form;
+	return typeof form === "function" ? (form.bind(ui) as FormDialog) : undefined;
+}
 
 export async function answerUi(ui: ExtensionUIContext, request: UiRequest, signal: AbortSignal): Promise<UiResponse> {
 	const dialog = { signal };
@@ -23,6 +35,17 @@ export async function answerUi(ui: ExtensionUIContext, request: UiRequest, signa
 		case "editor": {
 			const value = await ui.editor(request.title, request.prefill);
 			return value === undefined ? { type: "cancelled" } : { type: "edited", value };
+		}
+		case "form": {
+			const form = formOf(ui);
+			if (!form) {
+				throw new Error(
+					"form: ctx.ui.form needs the chamber (pier's browser UI); this session's UI has no form dialog",
+				);
+			}
+			// The chamber normalizes the fields itself and rejects a malformed form with the reason.
+			const values = await form(request.title, request.fields, dialog);
+			return values === undefined ? { type: "cancelled" } : { type: "form", values };
 		}
 		case "notify":
 			ui.notify(request.message, request.level);

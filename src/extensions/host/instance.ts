@@ -82,13 +82,15 @@ interface Pending {
 	onUpdate?: (value: unknown) => void;
 }
 
-const INTERACTIVE = new Set<UiRequest["type"]>(["select", "confirm", "input", "editor"]);
+const INTERACTIVE = new Set<UiRequest["type"]>(["select", "confirm", "input", "editor", "form"]);
 
 const UI_CAPABILITY_OF: Record<UiRequest["type"], UiCapability> = {
 	select: "select",
 	confirm: "confirm",
 	input: "input",
 	editor: "editor",
+	// pier addition: a form is a structured input.
+	form: "input",
 	notify: "notify",
 	status: "status",
 	widget: "widget",
@@ -115,6 +117,7 @@ const UI_ANSWERS: Record<UiRequest["type"], ReadonlyArray<UiResponse["type"]>> =
 	confirm: ["confirmed", "cancelled"],
 	input: ["input", "cancelled"],
 	editor: ["edited", "cancelled"],
+	form: ["form", "cancelled"],
 	get_editor_text: ["editor_text"],
 	get_all_themes: ["themes"],
 	get_theme: ["theme"],

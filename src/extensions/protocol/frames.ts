@@ -191,11 +191,46 @@ export type HostRequest =
 const SelectOption = closed({ value: Type.String(), label: Type.String(), description: Opt(Type.String()) });
 const OverlayRow = Type.Union([Type.String(), closed({ text: Type.String(), style: Opt(Type.String()) })]);
 
+/**
+ * pier addition: one field of a `form` request, PiChamber's `FormField` (src/chamber/ui/descriptors.ts). The
+ * schema fixes the shape only; the host's form normalization stays authoritative (empty ids or labels, duplicate
+ * ids, select options, min/max, text lengths) and refuses a bad form with `ui_request_failed`.
+ */
+export const FORM_FIELD_TYPES = ["text", "textarea", "number", "select", "checkbox"] as const;
+/** `LIMITS.formFields` of the chamber. */
+export const MAX_FORM_FIELDS = 12;
+const FormFieldSchema = closed({
+	id: Type.String(),
+	label: Type.String(),
+	type: Type.Union(FORM_FIELD_TYPES.map((t) => Type.Literal(t))),
+	required: Opt(Type.Boolean()),
+	placeholder: Opt(Type.String()),
+	options: Opt(Type.Array(Type.String())),
+	initial: Opt(Type.String()),
+	min: Opt(Type.Number()),
+	max: Opt(Type.Number()),
+});
+export interface FormFieldRequest {
+	id: string;
+	label: string;
+	type: (typeof FORM_FIELD_TYPES)[number];
+	required?: boolean;
+	placeholder?: string;
+	options?: string[];
+	initial?: string;
+	min?: number;
+	max?: number;
+}
+
 export const UiRequest = Type.Union([
 	tagged("type", "select", { title: Type.String(), options: Type.Array(SelectOption) }),
 	tagged("type", "confirm", { title: Type.String(), message: Type.String() }),
 	tagged("type", "input", { title: Type.String(), placeholder: Opt(Type.String()), value: Opt(Type.String()) }),
 	tagged("type", "editor", { title: Type.String(), prefill: Opt(Type.String()) }),
+	tagged("type", "form", {
+		title: Type.String(),
+		fields: Type.Array(FormFieldSchema, { maxItems: MAX_FORM_FIELDS }),
+	}),
 	tagged("type", "notify", {
 		message: Type.String(),
 		level: Type.Union([Type.Literal("info"), Type.Literal("warning"), Type.Literal("error")]),
@@ -235,6 +270,7 @@ export type UiRequest =
 	| { type: "confirm"; title: string; message: string }
 	| { type: "input"; title: string; placeholder?: string; value?: string }
 	| { type: "editor"; title: string; prefill?: string }
+	| { type: "form"; title: string; fields: FormFieldRequest[] }
 	| { type: "notify"; message: string; level: "info" | "warning" | "error" }
 	| { type: "status"; key: string; text?: string }
 	| { type: "widget"; key: string; lines?: string[]; placement: "above_editor" | "below_editor" }
@@ -265,6 +301,7 @@ export type UiResponse =
 	| { type: "confirmed"; confirmed: boolean }
 	| { type: "input"; value?: string }
 	| { type: "edited"; value?: string }
+	| { type: "form"; values: Record<string, string> }
 	| { type: "acknowledged" }
 	| { type: "cancelled" }
 	| { type: "editor_text"; value: string }

@@ -49,11 +49,43 @@ export const PRELUDE = String.raw`
   const none = () => undefined;
   const valueOf = (type) => (r) => (r.type === type ? r.value : undefined);
 
+  // pier addition: PiChamber's form. Fields are brought to the wire's shape here (known keys only, scalar
+  // initial values as text) so a wrong JS type is this call's TypeError, not a protocol violation; what a form
+  // may contain (ids, labels, options, limits) the host checks, refusing a bad one with its reason.
+  const FORM_TYPES = ["text", "textarea", "number", "select", "checkbox"];
+  const formFields = (fields) => {
+    if (!Array.isArray(fields)) throw new TypeError("ctx.ui.form: fields must be an array");
+    if (fields.length > 12) throw new Error("ctx.ui.form: a form has at most 12 fields (got " + fields.length + ")");
+    return fields.map((f, i) => {
+      const where = "ctx.ui.form: field " + (i + 1);
+      if (!f || typeof f !== "object" || Array.isArray(f)) throw new TypeError(where + " must be an object");
+      const type = f.type === undefined ? "text" : f.type;
+      if (typeof f.id !== "string") throw new TypeError(where + " needs a string id");
+      if (typeof f.label !== "string") throw new TypeError(where + " needs a string label");
+      if (!FORM_TYPES.includes(type)) throw new TypeError(where + " has unknown type " + JSON.stringify(type) + " (expected " + FORM_TYPES.join(", ") + ")");
+      const out = { id: f.id, label: f.label, type };
+      if (f.required === true) out.required = true;
+      if (typeof f.placeholder === "string") out.placeholder = f.placeholder;
+      if (f.options !== undefined) {
+        if (!Array.isArray(f.options) || !f.options.every((o) => typeof o === "string")) throw new TypeError(where + ": options must be an array of strings");
+        out.options = f.options.slice();
+      }
+      if (typeof f.initial === "string" || typeof f.initial === "number" || typeof f.initial === "boolean") out.initial = String(f.initial);
+      for (const key of ["min", "max"]) {
+        if (f[key] === undefined) continue;
+        if (typeof f[key] !== "number" || !Number.isFinite(f[key])) throw new TypeError(where + ": " + key + " must be a finite number");
+        out[key] = f[key];
+      }
+      return out;
+    });
+  };
+
   const uiApi = {
     select: (title, options, opts) => ui({ type: "select", title, options: options.map((o) => typeof o === "string" ? { value: o, label: o } : o) }, valueOf("selected"), opts && opts.timeout),
     confirm: (title, message, opts) => ui({ type: "confirm", title, message }, (r) => r.type === "confirmed" && r.confirmed === true, opts && opts.timeout),
     input: (title, placeholder, opts) => ui(placeholder === undefined ? { type: "input", title } : { type: "input", title, placeholder }, valueOf("input"), opts && opts.timeout),
     editor: (title, prefill) => ui(prefill === undefined ? { type: "editor", title } : { type: "editor", title, prefill }, valueOf("edited")),
+    form: (title, fields, opts) => { try { return ui({ type: "form", title, fields: formFields(fields) }, (r) => (r.type === "form" ? r.values : undefined), opts && opts.timeout); } catch (error) { return Promise.reject(error); } },
     notify: (message, level) => ui({ type: "notify", message, level: level || "info" }, none),
     setStatus: (key, text) => ui(text === undefined ? { type: "status", key } : { type: "status", key, text }, none),
     setWidget: (key, lines, options) => {
