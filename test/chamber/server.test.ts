@@ -10,6 +10,7 @@ import { ApiClient, type Envelope, type EventReader, type Serve, startServe } fr
 import { REPO_ROOT, runPier, tempDir } from "../helpers/pier-cli.js";
 
 const FIXTURE = join(REPO_ROOT, "test/fixtures/chamber/ui-ext.ts");
+const QUICKJS_FIXTURE = join(REPO_ROOT, "test/fixtures/chamber/quickjs-ui");
 
 type View = {
 	session: { id: string; name?: string };
@@ -35,10 +36,13 @@ describe("pier serve over HTTP", () => {
 	let api: ApiClient;
 
 	before(async () => {
-		serve = await startServe(["-e", FIXTURE, "--state-dir", stateDir, "--ui-password", "hunter2"], {
-			agentDir,
-			cwd: dir.path,
-		});
+		serve = await startServe(
+			["-e", FIXTURE, "-e", QUICKJS_FIXTURE, "--state-dir", stateDir, "--ui-password", "hunter2"],
+			{
+				agentDir,
+				cwd: dir.path,
+			},
+		);
 		api = new ApiClient(serve.url);
 		assert.equal((await api.login("hunter2")).status, 200);
 	});
@@ -380,6 +384,57 @@ describe("pier serve over HTTP", () => {
 		await stream.waitFor(
 			resultRow((c) => c.confirmed === false),
 			"a timed-out confirm is a no",
+		);
+		stream.close();
+	});
+
+	test("a card, a live panel, a form and a dialog round trip from a QuickJS extension", async () => {
+		const { id, stream } = await newSession();
+		const qResult = (match: (content: Record<string, unknown>) => boolean) => (e: Envelope) => {
+			const row = e.payload.row as { customType?: string; content?: Record<string, unknown> } | undefined;
+			return e.event === "transcript.row" && row?.customType === "q.result" && match(row.content ?? {});
+		};
+		await run(id, "q-card");
+		const card = await stream.waitFor(
+			(e) => e.event === "transcript.row" && (e.payload.row as { kind: string }).kind === "card",
+			"the QuickJS card",
+		);
+		const cardBody = (
+			card.payload.row as {
+				card: { component: string; props: { rows: { value: string }[] }; actions: { command: string; args: string }[] };
+			}
+		).card;
+		assert.equal(cardBody.component, "kv");
+		assert.equal(cardBody.props.rows[0]?.value, "rpc/true", "the guest sees the chamber as mode rpc with a UI");
+		// The card's action runs its command through the prompt path, as the browser does.
+		const action = cardBody.actions[0]!;
+		await run(id, action.command, action.args);
+		await stream.waitFor((e) => e.event === "extension.ui" && e.payload.id === "qjs-panel", "the panel");
+		assert.deepEqual(
+			(await view(id)).ui.panels.map((p) => [p.id, p.props.body]),
+			[["qjs-panel", "from the card"]],
+		);
+
+		await run(id, "q-form");
+		const form = await stream.waitFor((e) => e.event === "extension.dialog" && e.payload.method === "form", "the form");
+		const path = `/api/pi/sessions/${id}/dialogs/${form.payload.requestId}`;
+		assert.equal((await api.call("POST", path, { values: { city: "Oslo", days: "9" } })).status, 422);
+		assert.equal((await api.call("POST", path, { values: { city: "Oslo", days: "3" } })).status, 200);
+		const values = await stream.waitFor(
+			qResult((c) => "form" in c),
+			"the form's values in the guest",
+		);
+		assert.deepEqual((values.payload.row as { content: unknown }).content, { form: { city: "Oslo", days: "3" } });
+
+		await run(id, "q-confirm");
+		const confirm = await stream.waitFor(
+			(e) => e.event === "extension.dialog" && e.payload.method === "confirm",
+			"confirm",
+		);
+		await api.call("POST", `/api/pi/sessions/${id}/dialogs/${confirm.payload.requestId}`, { confirmed: true });
+		await stream.waitFor(
+			qResult((c) => c.confirmed === true),
+			"the answer in the guest",
 		);
 		stream.close();
 	});
