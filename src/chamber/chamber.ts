@@ -2,19 +2,22 @@
  * The daemon's state: which sessions are open, the daemon-wide event channel, trust decisions and UI
  * settings. HTTP lives elsewhere (routes.ts); this is what the routes call.
  */
-import { closeSync, openSync, readSync, rmSync } from "node:fs";
-import { resolve } from "node:path";
+import { closeSync, openSync, readdirSync, readSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
 import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
+import { agentDir, SESSION_DIR_ENV } from "../agent/paths.js";
 import { hasProjectExtensions } from "../extensions/trust.js";
 import { EventChannel } from "./events/channel.js";
 import { readJsonFile, writeJsonFile } from "./json-file.js";
 import { LiveSession, SessionError } from "./live-session.js";
+import { readSessionFile, viewFromFile } from "./session-file.js";
 import { isCommandName } from "./ui/descriptors.js";
 import {
 	BUILTIN_SHORTCUTS,
 	type CreateSessionBody,
 	type SessionSummary,
+	type SessionView,
 	type TrustView,
 	type UiSettings,
 } from "./wire.js";
@@ -106,8 +109,7 @@ export class Chamber {
 		if (open) return open;
 		const pending = this.opening.get(id);
 		if (pending) return pending;
-		if (!this.files.has(id)) await this.list();
-		const file = this.files.get(id);
+		const file = await this.fileOf(id);
 		if (!file) throw new SessionError(404, "not_found", `no session ${id}`);
 		const opening = (async () => {
 			const cwd = readHeaderCwd(file) || this.options.defaultCwd;
@@ -123,6 +125,37 @@ export class Chamber {
 		} finally {
 			this.opening.delete(id);
 		}
+	}
+
+	/**
+	 * What a client shows for a session: the live view, or (for a session not running) the view read from its
+	 * file. Reading does not start the session; its event stream does.
+	 */
+	async view(id: string): Promise<SessionView> {
+		const live = this.live.get(id);
+		if (live) return live.view();
+		const file = await this.fileOf(id);
+		const parsed = file ? readSessionFile(file) : undefined;
+		if (parsed) return viewFromFile(parsed);
+		return (await this.get(id)).view();
+	}
+
+	/** pi names session files `<time>_<id>.jsonl`: a directory listing finds one without parsing any. */
+	private async fileOf(id: string): Promise<string | undefined> {
+		const known = this.files.get(id);
+		if (known) return known;
+		const suffix = `_${id}.jsonl`;
+		const fromEnv = process.env[SESSION_DIR_ENV];
+		const root = join(agentDir(), "sessions");
+		const dirs = fromEnv ? [resolve(fromEnv)] : listDir(root).map((name) => join(root, name));
+		for (const dir of dirs) {
+			const name = listDir(dir).find((n) => n.endsWith(suffix));
+			if (name) {
+				this.files.set(id, join(dir, name));
+				return join(dir, name);
+			}
+		}
+		return undefined;
 	}
 
 	liveSession(id: string): LiveSession | undefined {
@@ -230,5 +263,13 @@ function readHeaderCwd(file: string): string | undefined {
 		return undefined;
 	} finally {
 		closeSync(fd);
+	}
+}
+
+function listDir(dir: string): string[] {
+	try {
+		return readdirSync(dir);
+	} catch {
+		return [];
 	}
 }

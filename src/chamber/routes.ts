@@ -57,7 +57,7 @@ export function piRoutes(chamber: Chamber): Hono {
 		return c.json({ session: session.summary() }, 201);
 	});
 
-	app.get("/sessions/:id", async (c) => c.json((await chamber.get(c.req.param("id"))).view()));
+	app.get("/sessions/:id", async (c) => c.json(await chamber.view(c.req.param("id"))));
 
 	app.patch("/sessions/:id", async (c) => {
 		const b = await body(c, Bodies.rename);
