@@ -101,6 +101,9 @@ export class LiveSession {
 			uiContext: this.ui.context(),
 			onError: (e) => this.reportError(`${e.event}: ${e.error}`, extensionLabel(e.extensionPath)),
 		});
+		// A client that hydrated from the file (no commands, no model yet) catches up from these.
+		this.publish("session.commands", { commands: this.commands() });
+		this.publishModel();
 	}
 
 	readonly publish = <E extends EventName>(event: E, payload: EventPayloads[E]): void => {
