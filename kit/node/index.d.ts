@@ -172,6 +172,23 @@ export interface DialogOptions {
 
 export type SelectOption = string | { value: string; label?: string; description?: string };
 
+/** pier addition: one field of PiChamber's `ctx.ui.form`. Values come back as text (checkbox: "true"/"false"). */
+export interface FormField {
+	/** The key of this field's value in the answer. */
+	id: string;
+	label: string;
+	/** Default "text". */
+	type?: "text" | "textarea" | "number" | "select" | "checkbox";
+	required?: boolean;
+	placeholder?: string;
+	/** A select's choices (at most 20). */
+	options?: string[];
+	initial?: string | number | boolean;
+	/** Bounds of a number field. */
+	min?: number;
+	max?: number;
+}
+
 /**
  * `ctx.ui`. Each call is one UI request; the promise rejects with an
  * ExtensionRequestError when the host refuses it (e.g. `permission_denied` for
@@ -185,6 +202,13 @@ export interface ExtensionUIContext {
 	confirm(title: string, message: string, opts?: DialogOptions): Promise<boolean>;
 	input(title: string, placeholder?: string, opts?: DialogOptions): Promise<string | undefined>;
 	editor(title: string, prefill?: string, opts?: DialogOptions): Promise<string | undefined>;
+	/**
+	 * pier addition: PiChamber's form dialog (at most 12 fields), answered with each field's value by id;
+	 * undefined when cancelled. Only the chamber has forms: elsewhere the promise rejects with
+	 * `ui_request_failed`, and a malformed form is refused the same way with the reason. Needs the `input` UI
+	 * capability.
+	 */
+	form(title: string, fields: FormField[], opts?: DialogOptions): Promise<Record<string, string> | undefined>;
 	notify(message: string, level?: "info" | "warning" | "error"): Promise<void>;
 	/** undefined text clears the entry. */
 	setStatus(key: string, text?: string): Promise<void>;

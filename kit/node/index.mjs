@@ -607,6 +607,19 @@ class Runtime {
 					answer("edited", (r) => r.value),
 					opts,
 				),
+			form: (title, fields, opts) => {
+				let wire;
+				try {
+					wire = formFields(fields);
+				} catch (error) {
+					return quiet(Promise.reject(error));
+				}
+				return ui(
+					{ type: "form", title, fields: wire },
+					answer("form", (r) => r.values),
+					opts,
+				);
+			},
 			notify: (message, level = "info") => ui({ type: "notify", message, level }, acknowledged),
 			setStatus: (key, text) => ui({ type: "status", key, ...(text !== undefined ? { text } : {}) }, acknowledged),
 			setWidget: (key, lines, options = {}) => {
@@ -721,6 +734,48 @@ class Runtime {
 		if (values && Object.hasOwn(values, name)) return values[name];
 		return this.flags.get(name)?.default;
 	}
+}
+
+const FORM_FIELD_TYPES = ["text", "textarea", "number", "select", "checkbox"];
+
+/**
+ * pier addition: PiChamber's form fields in the wire's shape (known keys only, scalar initial values as text), so
+ * a wrong JS type fails this call instead of being a protocol violation. What a form may contain (ids, labels,
+ * options, limits) the host checks, refusing a bad form with its reason.
+ */
+function formFields(fields) {
+	if (!Array.isArray(fields)) throw new TypeError("ctx.ui.form: fields must be an array");
+	if (fields.length > 12) throw new Error(`ctx.ui.form: a form has at most 12 fields (got ${fields.length})`);
+	return fields.map((field, index) => {
+		const where = `ctx.ui.form: field ${index + 1}`;
+		if (field === null || typeof field !== "object" || Array.isArray(field)) {
+			throw new TypeError(`${where} must be an object`);
+		}
+		const type = field.type ?? "text";
+		if (typeof field.id !== "string") throw new TypeError(`${where} needs a string id`);
+		if (typeof field.label !== "string") throw new TypeError(`${where} needs a string label`);
+		if (!FORM_FIELD_TYPES.includes(type)) {
+			throw new TypeError(
+				`${where} has unknown type ${JSON.stringify(type)} (expected ${FORM_FIELD_TYPES.join(", ")})`,
+			);
+		}
+		const out = { id: field.id, label: field.label, type };
+		if (field.required === true) out.required = true;
+		if (typeof field.placeholder === "string") out.placeholder = field.placeholder;
+		if (field.options !== undefined) {
+			if (!Array.isArray(field.options) || !field.options.every((o) => typeof o === "string")) {
+				throw new TypeError(`${where}: options must be an array of strings`);
+			}
+			out.options = [...field.options];
+		}
+		if (["string", "number", "boolean"].includes(typeof field.initial)) out.initial = String(field.initial);
+		for (const key of ["min", "max"]) {
+			if (field[key] === undefined) continue;
+			if (!Number.isFinite(field[key])) throw new TypeError(`${where}: ${key} must be a finite number`);
+			out[key] = field[key];
+		}
+		return out;
+	});
 }
 
 function selectOption(option) {

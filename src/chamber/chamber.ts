@@ -13,14 +13,8 @@ import { readJsonFile, writeJsonFile } from "./json-file.js";
 import { LiveSession, SessionError } from "./live-session.js";
 import { readSessionFile, viewFromFile } from "./session-file.js";
 import { isCommandName } from "./ui/descriptors.js";
-import {
-	BUILTIN_SHORTCUTS,
-	type CreateSessionBody,
-	type SessionSummary,
-	type SessionView,
-	type TrustView,
-	type UiSettings,
-} from "./wire.js";
+import { BUILTIN_SHORTCUTS } from "./ui/shortcuts.js";
+import type { CreateSessionBody, SessionSummary, SessionView, TrustView, UiSettings } from "./wire.js";
 
 export interface ChamberOptions {
 	/** Where auth.json, trust.json and ui-settings.json live. */

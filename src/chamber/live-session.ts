@@ -146,7 +146,8 @@ export class LiveSession {
 			case "agent_end":
 				this.publish("agent.end", {});
 				this.publish("session.state", { streaming: false });
-				this.options.onChange?.(this.summary());
+				// pi still counts itself as streaming while agent_end handlers run.
+				this.options.onChange?.({ ...this.summary(), streaming: false });
 				break;
 			case "message_start":
 				if (event.message.role === "assistant") {

@@ -65,25 +65,6 @@ export type DialogAnswer = Static<typeof Bodies.answer>;
 export type UiSettings = Static<typeof Bodies.uiSettings>;
 export type CommandTrigger = UiSettings["triggers"][number];
 
-/**
- * Keys the web app handles itself. A trigger bound to one of them would shadow a core action, so the daemon
- * refuses it (and the app matches built-ins first anyway).
- */
-export const BUILTIN_SHORTCUTS: readonly string[] = [
-	"Enter",
-	"Shift+Enter",
-	"Escape",
-	"Ctrl+C",
-	"Ctrl+L",
-	"Ctrl+K",
-	"Ctrl+Enter",
-	"Alt+Enter",
-	"Tab",
-	"Shift+Tab",
-	"ArrowUp",
-	"ArrowDown",
-];
-
 // ---- views ----------------------------------------------------------------------------------------
 
 export interface SessionSummary {

@@ -69,7 +69,8 @@ function recordingUi(answer: (request: FormRequest, signal: AbortSignal) => Prom
 }
 
 async function start(t: TestContext, spec: ExtensionSpec, runtime: RuntimeHost, options: Partial<HostOptions> = {}) {
-	const { host } = testHost(options);
+	// A QuickJS guest does not end itself on `shutdown`: a short grace keeps each test from waiting the default 2 s.
+	const { host } = testHost({ timeouts: { shutdownMs: 250 }, ...options });
 	host.setRuntimeHost(runtime);
 	const report = await host.load([spec]);
 	assert.deepEqual(report.failures, []);

@@ -59,7 +59,7 @@ export const PRELUDE = String.raw`
     return fields.map((f, i) => {
       const where = "ctx.ui.form: field " + (i + 1);
       if (!f || typeof f !== "object" || Array.isArray(f)) throw new TypeError(where + " must be an object");
-      const type = f.type === undefined ? "text" : f.type;
+      const type = f.type === undefined || f.type === null ? "text" : f.type;
       if (typeof f.id !== "string") throw new TypeError(where + " needs a string id");
       if (typeof f.label !== "string") throw new TypeError(where + " needs a string label");
       if (!FORM_TYPES.includes(type)) throw new TypeError(where + " has unknown type " + JSON.stringify(type) + " (expected " + FORM_TYPES.join(", ") + ")");

@@ -1,0 +1,100 @@
+/**
+ * The chamber's HTTP API as typed calls. Every error becomes an `ApiError` carrying the server's code, so
+ * components branch on `code` ("busy", "trust_required", …) instead of parsing bodies.
+ */
+import type { DialogAnswer, ModelView, SessionSummary, SessionView, UiSettings } from "./types.js";
+
+export class ApiError extends Error {
+	constructor(
+		readonly status: number,
+		readonly code: string,
+		message: string,
+		/** Seconds, from `Retry-After` on a 429. */
+		readonly retryAfter?: number,
+	) {
+		super(message);
+		this.name = "ApiError";
+	}
+}
+
+let onUnauthorized: (() => void) | undefined;
+
+/** The app registers this once: a 401 anywhere outside the sign-in routes means the cookie is gone. */
+export function setUnauthorizedHandler(handler: (() => void) | undefined): void {
+	onUnauthorized = handler;
+}
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
+	const init: RequestInit = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+	// Every state-changing request carries the JSON type, bodiless DELETE included: the daemon's CSRF check
+	// looks at the header, not at whether there is a body.
+	if (method !== "GET") init.headers = { ...init.headers, "Content-Type": "application/json" };
+	if (body !== undefined) init.body = JSON.stringify(body);
+	let res: Response;
+	try {
+		res = await fetch(path, init);
+	} catch {
+		throw new ApiError(0, "network", "The chamber is not reachable.");
+	}
+	const text = await res.text();
+	let data: unknown;
+	try {
+		data = text ? JSON.parse(text) : undefined;
+	} catch {
+		data = undefined;
+	}
+	if (!res.ok) {
+		const err = (data as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+		const code = typeof err?.code === "string" ? err.code : `http_${res.status}`;
+		const message = typeof err?.message === "string" && err.message ? err.message : `${res.status} ${res.statusText}`;
+		const retry = Number(res.headers.get("Retry-After"));
+		if (res.status === 401 && !path.startsWith("/api/auth/")) onUnauthorized?.();
+		throw new ApiError(res.status, code, message, Number.isFinite(retry) && retry > 0 ? retry : undefined);
+	}
+	return data as T;
+}
+
+const enc = encodeURIComponent;
+const session = (id: string) => `/api/pi/sessions/${enc(id)}`;
+
+export const api = {
+	authStatus: () => request<{ authenticated: boolean; passwordConfigured: boolean }>("GET", "/api/auth/status"),
+	login: (password: string) => request<{ ok: true }>("POST", "/api/auth/login", { password }),
+	pair: (token: string) => request<{ ok: true }>("POST", "/api/auth/pair", { token }),
+	logout: () => request<{ ok: true }>("POST", "/api/auth/logout", {}),
+
+	listSessions: () => request<{ sessions: SessionSummary[] }>("GET", "/api/pi/sessions"),
+	createSession: (body: { cwd?: string; name?: string; approve?: boolean }) =>
+		request<{ session: SessionSummary }>("POST", "/api/pi/sessions", body),
+	getSession: (id: string) => request<SessionView>("GET", session(id)),
+	renameSession: (id: string, name: string) => request<{ session: SessionSummary }>("PATCH", session(id), { name }),
+	deleteSession: (id: string) => request<{ ok: true }>("DELETE", session(id)),
+
+	prompt: (id: string, text: string) => request<{ ok: true }>("POST", `${session(id)}/prompt`, { text }),
+	steer: (id: string, text: string) => request<{ ok: true }>("POST", `${session(id)}/steer`, { text }),
+	followUp: (id: string, text: string) => request<{ ok: true }>("POST", `${session(id)}/follow-up`, { text }),
+	abort: (id: string) => request<{ ok: true }>("POST", `${session(id)}/abort`, {}),
+	command: (id: string, command: string, args?: string) =>
+		request<{ ok: true }>("POST", `${session(id)}/command`, args === undefined ? { command } : { command, args }),
+	setModel: (id: string, model: string) => request<{ model: string }>("PUT", `${session(id)}/model`, { model }),
+	setThinking: (id: string, level: string) =>
+		request<{ thinkingLevel: string }>("PUT", `${session(id)}/thinking`, { level }),
+	setEditor: (id: string, text: string) => request<{ ok: true }>("PUT", `${session(id)}/editor`, { text }),
+	answerDialog: (id: string, requestId: string, answer: DialogAnswer) =>
+		request<{ ok: true }>("POST", `${session(id)}/dialogs/${enc(requestId)}`, answer),
+
+	models: () => request<{ models: ModelView[] }>("GET", "/api/pi/models"),
+	getUiSettings: () => request<UiSettings>("GET", "/api/pi/ui-settings"),
+	putUiSettings: (settings: UiSettings) => request<UiSettings>("PUT", "/api/pi/ui-settings", settings),
+};
+
+/** A short human sentence for an error, with the wait time for rate limiting. */
+export function describeError(err: unknown): string {
+	if (err instanceof ApiError) {
+		if (err.code === "rate_limited" && err.retryAfter) return `${err.message} (try again in ${err.retryAfter} s)`;
+		return err.message;
+	}
+	return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,50 @@
+/**
+ * App surfaces: extension HTML in a script-only sandbox. The iframe has an opaque origin (no
+ * allow-same-origin), a CSP that forbids every network fetch, and one way out: a postMessage that the host
+ * accepts only from that frame's window and with the random token minted for that mount.
+ */
+import { COMMAND_NAME } from "../../src/chamber/ui/descriptors.js";
+
+export const APP_SANDBOX = "allow-scripts";
+
+export const APP_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
+
+export function mintToken(): string {
+	const bytes = new Uint8Array(16);
+	crypto.getRandomValues(bytes);
+	return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * The bootstrap goes first so it is listening before any extension script runs. No color-scheme: extension
+ * HTML is written for the default white page, which the frame keeps in dark mode too.
+ */
+export function buildAppDocument(html: string, token: string): string {
+	if (!/^[0-9a-f]+$/.test(token)) throw new Error("token must be hex");
+	const bootstrap = `(function(){var T="${token}";document.addEventListener("click",function(e){var t=e.target;var el=t&&t.closest?t.closest("[data-pichamber-command]"):null;if(!el)return;e.preventDefault();var m={type:"pichamber.command",token:T,command:el.getAttribute("data-pichamber-command")};var a=el.getAttribute("data-pichamber-args");if(a!==null)m.args=a;parent.postMessage(m,"*");},true);})();`;
+	return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${APP_CSP}"><meta name="referrer" content="no-referrer"><script>${bootstrap}</script></head><body>${html}</body></html>`;
+}
+
+export interface AppCommand {
+	command: string;
+	args?: string;
+}
+
+const MAX_ARGS = 2000;
+
+/** The host's single gate: anything that is not exactly our frame, our token and a valid command is ignored. */
+export function acceptAppMessage(
+	event: Pick<MessageEvent, "source" | "data">,
+	frame: Window | null | undefined,
+	token: string,
+): AppCommand | undefined {
+	if (!frame || event.source !== frame) return undefined;
+	const data = event.data as { type?: unknown; token?: unknown; command?: unknown; args?: unknown } | null;
+	if (!data || typeof data !== "object" || data.type !== "pichamber.command") return undefined;
+	if (typeof data.token !== "string" || data.token !== token) return undefined;
+	if (typeof data.command !== "string" || !COMMAND_NAME.test(data.command)) return undefined;
+	if (data.args !== undefined && data.args !== null && (typeof data.args !== "string" || data.args.length > MAX_ARGS)) {
+		return undefined;
+	}
+	return typeof data.args === "string" ? { command: data.command, args: data.args } : { command: data.command };
+}

@@ -1,0 +1,56 @@
+/**
+ * One app surface. A fresh token is minted whenever the HTML changes and the iframe is keyed by it, so a
+ * reloaded app can never reuse a token an earlier document saw.
+ */
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { acceptAppMessage, APP_SANDBOX, buildAppDocument, mintToken } from "../app-frame.js";
+import type { AppSurface } from "../types.js";
+import type { RunCommand } from "./ActionButton.js";
+
+export function AppFrame({ app, onCommand }: { app: AppSurface; onCommand: RunCommand }) {
+	const token = useMemo(() => mintToken(), [app.appId, app.html]);
+	const srcdoc = useMemo(() => buildAppDocument(app.html, token), [app.html, token]);
+	const frame = useRef<HTMLIFrameElement>(null);
+	// Phones start with apps folded: an open one would take most of the screen from the transcript.
+	const [initiallyOpen] = useState(() => window.matchMedia("(min-width: 700px)").matches);
+	const run = useRef(onCommand);
+	run.current = onCommand;
+
+	useEffect(() => {
+		const onMessage = (event: MessageEvent) => {
+			const cmd = acceptAppMessage(event, frame.current?.contentWindow, token);
+			if (cmd) void run.current(cmd.command, cmd.args);
+		};
+		window.addEventListener("message", onMessage);
+		return () => window.removeEventListener("message", onMessage);
+	}, [token]);
+
+	return (
+		<details class="app-surface" open={initiallyOpen} data-app-id={app.appId}>
+			<summary>{app.title ?? app.appId}</summary>
+			<iframe
+				key={token}
+				ref={frame}
+				class="app-frame"
+				data-testid="app-frame"
+				data-app-id={app.appId}
+				title={app.title ?? app.appId}
+				sandbox={APP_SANDBOX}
+				srcdoc={srcdoc}
+				referrerpolicy="no-referrer"
+				allow=""
+			/>
+		</details>
+	);
+}
+
+export function AppDock({ apps, onCommand }: { apps: AppSurface[]; onCommand: RunCommand }) {
+	if (apps.length === 0) return null;
+	return (
+		<div class="app-dock">
+			{apps.map((app) => (
+				<AppFrame key={app.appId} app={app} onCommand={onCommand} />
+			))}
+		</div>
+	);
+}

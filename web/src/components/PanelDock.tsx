@@ -1,0 +1,16 @@
+/** Live panels: the latest card for each id, above the composer. */
+import type { NormalizedCard } from "../types.js";
+import type { RunCommand } from "./ActionButton.js";
+import { Card } from "./Card.js";
+
+export function PanelDock({ panels, onCommand }: { panels: NormalizedCard[]; onCommand: RunCommand }) {
+	return (
+		<div class="panel-dock" data-testid="panel-dock" hidden={panels.length === 0}>
+			{panels.map((card, i) => (
+				<div class="panel" key={card.id ?? `i${i}`} data-testid="panel" data-panel-id={card.id}>
+					<Card card={card} onCommand={onCommand} />
+				</div>
+			))}
+		</div>
+	);
+}

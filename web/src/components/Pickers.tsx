@@ -1,0 +1,129 @@
+/** Model and thinking-level pickers under the composer. */
+import { useEffect, useState } from "preact/hooks";
+import { api, describeError } from "../api.js";
+import { THINKING_LEVELS, type ModelView } from "../types.js";
+import { useToast } from "./Toasts.js";
+
+let modelsCache: Promise<ModelView[]> | undefined;
+
+export function loadModels(): Promise<ModelView[]> {
+	modelsCache ??= api.models().then(
+		(r) => r.models,
+		(err) => {
+			// Do not cache a failure: the next session open asks again.
+			modelsCache = undefined;
+			throw err;
+		},
+	);
+	return modelsCache;
+}
+
+/** The daemon's model list, fetched once per page. */
+export function useModels(): ModelView[] {
+	const [models, setModels] = useState<ModelView[]>([]);
+	useEffect(() => {
+		let live = true;
+		loadModels().then(
+			(list) => live && setModels(list),
+			() => {},
+		);
+		return () => {
+			live = false;
+		};
+	}, []);
+	return models;
+}
+
+interface ModelPickerProps {
+	sessionId: string;
+	model?: string;
+	onChanged: (model: string) => void;
+}
+
+export function ModelPicker({ sessionId, model, onChanged }: ModelPickerProps) {
+	const models = useModels();
+	const [busy, setBusy] = useState(false);
+	const toast = useToast();
+	const known = models.some((m) => m.ref === model);
+	return (
+		<select
+			class="picker"
+			data-testid="model-picker"
+			aria-label="Model"
+			title="Model"
+			value={model ?? ""}
+			disabled={busy}
+			onChange={async (e) => {
+				const el = e.currentTarget;
+				const ref = el.value;
+				if (!ref || ref === model) return;
+				setBusy(true);
+				try {
+					const r = await api.setModel(sessionId, ref);
+					onChanged(r.model);
+				} catch (err) {
+					toast(describeError(err), "error");
+					// The select shows what was picked; put it back to what the session has.
+					el.value = model ?? "";
+				} finally {
+					setBusy(false);
+				}
+			}}
+		>
+			{!model && <option value="">No model</option>}
+			{model && !known && <option value={model}>{model}</option>}
+			{models.map((m) => (
+				<option key={m.ref} value={m.ref}>
+					{m.name === m.ref ? m.ref : `${m.name} (${m.provider})`}
+				</option>
+			))}
+		</select>
+	);
+}
+
+interface ThinkingPickerProps {
+	sessionId: string;
+	model?: string;
+	level: string;
+	onChanged: (level: string) => void;
+}
+
+export function ThinkingPicker({ sessionId, model, level, onChanged }: ThinkingPickerProps) {
+	const [busy, setBusy] = useState(false);
+	// A hint only: the daemon is the judge of which levels a model takes, and its refusal is shown as a toast.
+	const cannotThink = useModels().find((m) => m.ref === model)?.reasoning === false && level === "off";
+	const toast = useToast();
+	const levels: readonly string[] = THINKING_LEVELS;
+	return (
+		<select
+			class="picker"
+			data-testid="thinking-picker"
+			aria-label="Thinking level"
+			title={cannotThink ? "This model does not support thinking" : "Thinking level"}
+			value={level}
+			disabled={busy}
+			onChange={async (e) => {
+				const el = e.currentTarget;
+				const next = el.value;
+				if (next === level) return;
+				setBusy(true);
+				try {
+					const r = await api.setThinking(sessionId, next);
+					onChanged(r.thinkingLevel);
+				} catch (err) {
+					toast(describeError(err), "error");
+					el.value = level;
+				} finally {
+					setBusy(false);
+				}
+			}}
+		>
+			{!levels.includes(level) && <option value={level}>{level}</option>}
+			{levels.map((l) => (
+				<option key={l} value={l}>
+					thinking: {l}
+				</option>
+			))}
+		</select>
+	);
+}

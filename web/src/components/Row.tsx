@@ -1,0 +1,91 @@
+/** One persisted transcript row, by kind. */
+import { showJson } from "../format.js";
+import type { LiveTool } from "../state.js";
+import type { TranscriptRow } from "../types.js";
+import type { RunCommand } from "./ActionButton.js";
+import { Card } from "./Card.js";
+import { Markdown } from "./Markdown.js";
+import { ThinkingBlock, ToolCall } from "./ToolCall.js";
+
+type ToolResultRow = Extract<TranscriptRow, { kind: "tool_result" }>;
+
+interface RowProps {
+	row: TranscriptRow;
+	live: Map<string, LiveTool>;
+	results: Map<string, ToolResultRow>;
+	onCommand: RunCommand;
+}
+
+export function Row({ row, live, results, onCommand }: RowProps) {
+	const common = { "data-testid": "row", "data-kind": row.kind, "data-row-id": row.id };
+	switch (row.kind) {
+		case "user":
+			return (
+				<div class={"row row-user"} {...common}>
+					<Markdown text={row.text} class="bubble" />
+				</div>
+			);
+		case "assistant":
+			return (
+				<div class="row row-assistant" {...common}>
+					<ThinkingBlock text={row.thinking ?? ""} />
+					{row.text && <Markdown text={row.text} class="assistant-text" />}
+					{row.toolCalls.map((call) => (
+						<ToolCall key={call.id} call={call} live={live.get(call.id)} result={results.get(call.id)} />
+					))}
+					{row.errorMessage && (
+						<div class="inline-error" role="alert">
+							{row.errorMessage}
+						</div>
+					)}
+				</div>
+			);
+		case "tool_result":
+			return (
+				<div class="row row-tool" {...common}>
+					<details class={`tool-result${row.isError ? " is-error" : ""}`} data-testid="tool-result" open={row.isError}>
+						<summary>
+							<span class="tool-name">{row.toolName}</span>{" "}
+							{row.isError ? <span class="failed">failed</span> : "result"}
+							<span class="muted"> · {lineCount(row.text)}</span>
+						</summary>
+						<pre>{row.text}</pre>
+					</details>
+				</div>
+			);
+		case "card":
+			return (
+				<div class="row row-card" {...common}>
+					<Card card={row.card} onCommand={onCommand} />
+				</div>
+			);
+		case "app":
+			return (
+				<div class="row row-note" {...common}>
+					App “{row.title ?? row.appId}” {row.removed ? "closed" : "opened"}
+				</div>
+			);
+		case "custom":
+			return (
+				<div class="row row-custom" {...common}>
+					<details class="card card-custom">
+						<summary>{row.customType}</summary>
+						<pre>{showJson(row.content)}</pre>
+					</details>
+				</div>
+			);
+		case "error":
+			return (
+				<div class="row row-error" role="alert" {...common}>
+					<strong>Extension error{row.source ? ` (${row.source})` : ""}</strong>
+					<pre>{row.message}</pre>
+				</div>
+			);
+	}
+}
+
+function lineCount(text: string): string {
+	if (!text) return "empty";
+	const n = text.split("\n").length;
+	return n === 1 ? "1 line" : `${n} lines`;
+}

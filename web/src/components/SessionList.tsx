@@ -1,0 +1,250 @@
+/** The sessions sidebar: create (with the project trust question), select, rename inline, delete. */
+import { useRef, useState } from "preact/hooks";
+import { ApiError, api, describeError } from "../api.js";
+import { basename, relativeTime } from "../format.js";
+import type { SessionSummary } from "../types.js";
+import { useConfirm } from "./Confirm.js";
+import { Icon } from "./Icon.js";
+import { useToast } from "./Toasts.js";
+
+interface ListProps {
+	sessions: SessionSummary[];
+	loaded: boolean;
+	selectedId?: string;
+	onSelect: (id: string) => void;
+	onChanged: (session: SessionSummary) => void;
+	onDeleted: (id: string) => void;
+}
+
+export function SessionList({ sessions, loaded, selectedId, onSelect, onChanged, onDeleted }: ListProps) {
+	return (
+		<nav class="sidebar" aria-label="Sessions">
+			<NewSession
+				onCreated={(s) => {
+					onChanged(s);
+					onSelect(s.id);
+				}}
+			/>
+			<ul class="session-list" data-testid="session-list">
+				{loaded && sessions.length === 0 && <li class="muted empty">No sessions yet.</li>}
+				{sessions.map((s) => (
+					<SessionItem
+						key={s.id}
+						session={s}
+						selected={s.id === selectedId}
+						onSelect={() => onSelect(s.id)}
+						onChanged={onChanged}
+						onDeleted={() => onDeleted(s.id)}
+					/>
+				))}
+			</ul>
+		</nav>
+	);
+}
+
+function sessionLabel(s: SessionSummary): string {
+	return s.name || s.firstMessage || "New session";
+}
+
+interface ItemProps {
+	session: SessionSummary;
+	selected: boolean;
+	onSelect: () => void;
+	onChanged: (s: SessionSummary) => void;
+	onDeleted: () => void;
+}
+
+function SessionItem({ session, selected, onSelect, onChanged, onDeleted }: ItemProps) {
+	const [renaming, setRenaming] = useState(false);
+	const [name, setName] = useState("");
+	// Submit, Escape and blur can all end one edit; only the first may act.
+	const editing = useRef(false);
+	const confirm = useConfirm();
+	const toast = useToast();
+
+	const startRename = () => {
+		editing.current = true;
+		setName(session.name ?? "");
+		setRenaming(true);
+	};
+	const stopRename = () => {
+		editing.current = false;
+		setRenaming(false);
+	};
+
+	const rename = async () => {
+		if (!editing.current) return;
+		stopRename();
+		const next = name.trim();
+		if (!next || next === session.name) return;
+		try {
+			const r = await api.renameSession(session.id, next);
+			onChanged(r.session);
+		} catch (err) {
+			toast(describeError(err), "error");
+		}
+	};
+
+	const remove = async () => {
+		const ok = await confirm(`Delete “${sessionLabel(session)}”? Its session file is removed too.`, {
+			confirmLabel: "Delete",
+			danger: true,
+		});
+		if (!ok) return;
+		try {
+			await api.deleteSession(session.id);
+			onDeleted();
+		} catch (err) {
+			toast(describeError(err), "error");
+		}
+	};
+
+	return (
+		<li
+			class={`session-item${selected ? " selected" : ""}`}
+			data-testid="session-item"
+			data-session-id={session.id}
+			aria-current={selected ? "page" : undefined}
+		>
+			{renaming ? (
+				<form
+					class="rename-form"
+					onSubmit={(e) => {
+						e.preventDefault();
+						void rename();
+					}}
+				>
+					<input
+						data-testid="rename-input"
+						value={name}
+						maxLength={256}
+						aria-label="Session name"
+						// biome-ignore lint/a11y/noAutofocus: the field appears because the user asked to rename
+						autoFocus
+						onInput={(e) => setName(e.currentTarget.value)}
+						onBlur={() => void rename()}
+						onKeyDown={(e) => {
+							if (e.key === "Escape") {
+								e.stopPropagation();
+								stopRename();
+							}
+						}}
+					/>
+				</form>
+			) : (
+				<button type="button" class="session-open" onClick={onSelect}>
+					<span class="session-name">{sessionLabel(session)}</span>
+					<span class="session-meta">
+						{session.streaming ? (
+							<span class="dot streaming" title="Working" />
+						) : (
+							session.live && <span class="dot live" title="Open" />
+						)}
+						<span title={session.cwd}>{basename(session.cwd)}</span>
+						<span>· {relativeTime(session.modifiedAt)}</span>
+					</span>
+				</button>
+			)}
+			{!renaming && (
+				<span class="session-tools">
+					<button
+						type="button"
+						class="icon-button"
+						data-testid="rename-session"
+						title="Rename"
+						aria-label="Rename"
+						onClick={startRename}
+					>
+						<Icon name="edit" />
+					</button>
+					<button
+						type="button"
+						class="icon-button"
+						data-testid="delete-session"
+						title="Delete"
+						aria-label="Delete"
+						onClick={() => void remove()}
+					>
+						<Icon name="trash" />
+					</button>
+				</span>
+			)}
+		</li>
+	);
+}
+
+function NewSession({ onCreated }: { onCreated: (s: SessionSummary) => void }) {
+	const [cwd, setCwd] = useState("");
+	const [busy, setBusy] = useState(false);
+	const [error, setError] = useState<string | undefined>();
+	const [askTrust, setAskTrust] = useState(false);
+
+	const create = async (approve?: boolean) => {
+		setBusy(true);
+		setError(undefined);
+		try {
+			const body: { cwd?: string; approve?: boolean } = {};
+			// Empty means the daemon's own working directory, which the API expresses by leaving cwd out.
+			if (cwd.trim()) body.cwd = cwd.trim();
+			if (approve !== undefined) body.approve = approve;
+			const r = await api.createSession(body);
+			setAskTrust(false);
+			onCreated(r.session);
+		} catch (err) {
+			if (err instanceof ApiError && err.code === "trust_required") setAskTrust(true);
+			else setError(describeError(err));
+		} finally {
+			setBusy(false);
+		}
+	};
+
+	return (
+		<div class="new-session">
+			<form
+				class="new-session-form"
+				onSubmit={(e) => {
+					e.preventDefault();
+					void create();
+				}}
+			>
+				<input
+					data-testid="new-session-cwd"
+					value={cwd}
+					placeholder="Project directory (default: the daemon's)"
+					aria-label="Project directory"
+					onInput={(e) => {
+						setCwd(e.currentTarget.value);
+						setAskTrust(false);
+					}}
+				/>
+				<button type="submit" class="primary" data-testid="new-session" disabled={busy}>
+					<Icon name="plus" /> New session
+				</button>
+			</form>
+			{askTrust && (
+				<div class="trust" role="alertdialog" aria-label="Trust this project?">
+					<p>This project has its own extensions. Trust it and run them?</p>
+					<div class="dialog-buttons">
+						<button type="button" data-testid="trust-no" disabled={busy} onClick={() => void create(false)}>
+							Don't trust
+						</button>
+						<button
+							type="button"
+							class="primary"
+							data-testid="trust-yes"
+							disabled={busy}
+							onClick={() => void create(true)}
+						>
+							Trust
+						</button>
+					</div>
+				</div>
+			)}
+			{error && (
+				<div class="inline-error" role="alert">
+					{error}
+				</div>
+			)}
+		</div>
+	);
+}

@@ -1,0 +1,225 @@
+/**
+ * An open session: fetch its view, follow its event stream from the view's `seq`, and lay out the transcript,
+ * the extension docks and the composer around the reduced state.
+ */
+import { useCallback, useEffect, useReducer, useRef, useState } from "preact/hooks";
+import { ApiError, api, describeError } from "../api.js";
+import { comboFromEvent, hasCommandModifier, isBuiltinShortcut, isEditableTarget } from "../shortcuts.js";
+import { initSessionState, reduceSession } from "../state.js";
+import { EventStream, type StreamStatus } from "../stream.js";
+import type { CommandTrigger, SessionView } from "../types.js";
+import type { RunCommand } from "./ActionButton.js";
+import { AppDock } from "./AppFrame.js";
+import { Composer } from "./Composer.js";
+import { DialogDock } from "./DialogDock.js";
+import { StatusBar, Widgets } from "./Extras.js";
+import { PanelDock } from "./PanelDock.js";
+import { ModelPicker, ThinkingPicker } from "./Pickers.js";
+import { useToast } from "./Toasts.js";
+import { TriggerBar, TriggerSettings, newTriggerId } from "./Triggers.js";
+import { Transcript } from "./Transcript.js";
+
+export interface SessionHeader {
+	id: string;
+	title: string;
+	status: StreamStatus;
+	/** The open session knows this first-hand; the list's copy may lag. */
+	streaming: boolean;
+}
+
+interface ScreenProps {
+	sessionId: string;
+	triggers: CommandTrigger[];
+	saveTriggers: (triggers: CommandTrigger[]) => Promise<void>;
+	onHeader: (header: SessionHeader | undefined) => void;
+	onUnauthorized: () => void;
+}
+
+export function SessionScreen(props: ScreenProps) {
+	const { sessionId, onHeader } = props;
+	const [view, setView] = useState<SessionView | undefined>();
+	const [error, setError] = useState<string | undefined>();
+
+	useEffect(() => {
+		let live = true;
+		setView(undefined);
+		setError(undefined);
+		api.getSession(sessionId).then(
+			(v) => live && setView(v),
+			(err) => {
+				if (!live) return;
+				setError(
+					err instanceof ApiError && err.code === "not_found"
+						? "This session no longer exists."
+						: `Could not open the session: ${describeError(err)}`,
+				);
+			},
+		);
+		return () => {
+			live = false;
+			onHeader(undefined);
+		};
+	}, [sessionId, onHeader]);
+
+	if (error) return <div class="placeholder inline-error">{error}</div>;
+	if (!view) return <div class="placeholder muted">Opening session…</div>;
+	return <LiveSession key={sessionId} initial={view} {...props} />;
+}
+
+function LiveSession({
+	initial,
+	triggers,
+	saveTriggers,
+	onHeader,
+	onUnauthorized,
+}: ScreenProps & { initial: SessionView }) {
+	const [state, dispatch] = useReducer(reduceSession, initial, initSessionState);
+	const [status, setStatus] = useState<StreamStatus>("connecting");
+	const [generation, setGeneration] = useState(0);
+	const [settings, setSettings] = useState<{ editId?: string } | undefined>();
+	const since = useRef(initial.seq);
+	const composerRef = useRef<HTMLTextAreaElement | null>(null);
+	const toast = useToast();
+	const sessionId = initial.session.id;
+	const { view } = state;
+
+	useEffect(() => {
+		const stream: EventStream = new EventStream({
+			sessionId,
+			since: since.current,
+			onEvent: (env) => {
+				dispatch({ type: "event", env });
+				if (env.event === "extension.notify") toast(env.payload.message, env.payload.level);
+			},
+			onStatus: setStatus,
+			onUnauthorized,
+			onResync: () => {
+				stream.close();
+				api
+					.getSession(sessionId)
+					.then((fresh) => {
+						since.current = fresh.seq;
+						dispatch({ type: "reset", view: fresh });
+					})
+					.catch(() => {})
+					.finally(() => setGeneration((g) => g + 1));
+			},
+		});
+		stream.start();
+		return () => stream.close();
+		// `generation` restarts the stream from a fresh view after a resync.
+	}, [sessionId, generation, onUnauthorized, toast]);
+
+	const firstUser = view.rows.find((r) => r.kind === "user");
+	const title =
+		view.ui.title ||
+		view.session.name ||
+		view.session.firstMessage ||
+		(firstUser?.kind === "user" ? firstUser.text.slice(0, 120) : "") ||
+		"New session";
+	useEffect(() => {
+		onHeader({ id: sessionId, title, status, streaming: view.streaming });
+	}, [sessionId, title, status, view.streaming, onHeader]);
+
+	const run: RunCommand = useCallback(
+		async (command, args) => {
+			try {
+				await api.command(sessionId, command, args);
+			} catch (err) {
+				toast(describeError(err), "error");
+			}
+		},
+		[sessionId, toast],
+	);
+
+	// Built-ins are handled by the elements that own them and are never matched here; triggers come after.
+	useEffect(() => {
+		const onKey = (e: KeyboardEvent) => {
+			const combo = comboFromEvent(e);
+			if (!combo) return;
+			if (isBuiltinShortcut(combo)) {
+				if (combo === "Ctrl+K" && !e.defaultPrevented) {
+					e.preventDefault();
+					composerRef.current?.focus();
+				}
+				return;
+			}
+			if (e.defaultPrevented || e.repeat) return;
+			if (isEditableTarget(e.target) && !hasCommandModifier(combo)) return;
+			const trigger = triggers.find((t) => t.shortcut === combo);
+			if (!trigger) return;
+			e.preventDefault();
+			void run(trigger.command, trigger.args);
+		};
+		window.addEventListener("keydown", onKey);
+		return () => window.removeEventListener("keydown", onKey);
+	}, [triggers, run]);
+
+	const pin = async (command: string) => {
+		const existing = triggers.find((t) => t.command === command && !t.args);
+		if (existing) {
+			setSettings({ editId: existing.id });
+			return;
+		}
+		const trigger = { id: newTriggerId(), command };
+		try {
+			await saveTriggers([...triggers, trigger]);
+			setSettings({ editId: trigger.id });
+		} catch (err) {
+			toast(describeError(err), "error");
+		}
+	};
+
+	return (
+		<div class="session">
+			<Transcript state={state} onCommand={run} />
+			<div class="dock">
+				<AppDock apps={view.ui.apps} onCommand={run} />
+				<PanelDock panels={view.ui.panels} onCommand={run} />
+				<DialogDock sessionId={sessionId} dialogs={view.ui.dialogs} />
+			</div>
+			<div class="composer-area">
+				<Widgets widgets={view.ui.widgets} placement="aboveEditor" />
+				{settings && (
+					<TriggerSettings
+						key={settings.editId ?? "settings"}
+						triggers={triggers}
+						commands={view.commands}
+						editId={settings.editId}
+						onSave={saveTriggers}
+						onClose={() => setSettings(undefined)}
+					/>
+				)}
+				<TriggerBar
+					triggers={triggers}
+					onFire={(t) => void run(t.command, t.args)}
+					onSettings={() => setSettings((s) => (s ? undefined : {}))}
+				/>
+				<Composer
+					sessionId={sessionId}
+					streaming={view.streaming}
+					commands={view.commands}
+					editorText={view.ui.editorText ?? ""}
+					editorRevision={state.editorRevision}
+					onPin={(c) => void pin(c)}
+					inputRef={composerRef}
+				/>
+				<div class="composer-meta">
+					<ModelPicker
+						sessionId={sessionId}
+						model={view.model}
+						onChanged={(model) => dispatch({ type: "model", model })}
+					/>
+					<ThinkingPicker
+						sessionId={sessionId}
+						model={view.model}
+						level={view.thinkingLevel}
+						onChanged={(thinkingLevel) => dispatch({ type: "model", thinkingLevel })}
+					/>
+					<StatusBar statuses={view.ui.statuses} />
+				</div>
+				<Widgets widgets={view.ui.widgets} placement="belowEditor" />
+			</div>
+		</div>
+	);
+}

@@ -1,0 +1,68 @@
+/** A tool call with its arguments (and live output while it runs), and an assistant message still streaming. */
+import { argsPreview, showJson } from "../format.js";
+import type { Draft, LiveTool } from "../state.js";
+import type { ToolCallView, TranscriptRow } from "../types.js";
+import { Markdown } from "./Markdown.js";
+
+type ToolResultRow = Extract<TranscriptRow, { kind: "tool_result" }>;
+
+export function ToolCall({ call, live, result }: { call: ToolCallView; live?: LiveTool; result?: ToolResultRow }) {
+	const status = result
+		? result.isError
+			? "error"
+			: "done"
+		: live
+			? live.ended
+				? live.isError
+					? "error"
+					: "done"
+				: "running"
+			: "no-result";
+	return (
+		<details
+			class={`tool-call status-${status}`}
+			data-testid="tool-call"
+			data-tool-name={call.name}
+			data-tool-call-id={call.id}
+			data-status={status}
+		>
+			<summary>
+				<span class="tool-name">{call.name}</span>
+				<span class="tool-preview">{argsPreview(call.args)}</span>
+				<span class="tool-status">
+					{status === "running" ? (
+						<span class="spinner" role="status" aria-label="running" />
+					) : status === "error" ? (
+						<span class="failed">failed</span>
+					) : null}
+				</span>
+			</summary>
+			<pre class="tool-args">{showJson(call.args ?? {})}</pre>
+			{live && !result && live.output && <pre class="tool-output">{live.output}</pre>}
+		</details>
+	);
+}
+
+export function ThinkingBlock({ text, streaming }: { text: string; streaming?: boolean }) {
+	if (!text) return null;
+	return (
+		<details class="thinking">
+			<summary>{streaming ? "Thinking…" : "Thinking"}</summary>
+			<div class="thinking-text">{text}</div>
+		</details>
+	);
+}
+
+export function DraftView({ draft }: { draft: Draft }) {
+	return (
+		<div class="row row-assistant draft" data-testid="draft" data-draft-id={draft.draftId}>
+			<ThinkingBlock text={draft.thinking} streaming={!draft.ended && !draft.text} />
+			{draft.text ? (
+				<Markdown text={draft.text} class="assistant-text" />
+			) : (
+				!draft.thinking && <span class="typing" aria-hidden="true" />
+			)}
+			{!draft.ended && draft.text && <span class="cursor" aria-hidden="true" />}
+		</div>
+	);
+}

@@ -1,0 +1,202 @@
+/**
+ * A session as the browser sees it: the server's SessionView plus what only exists while streaming (drafts,
+ * running tools). `reduceSession` is pure so a replayed or resynced stream always lands on the same state:
+ * rows are keyed by id, events at or below `lastSeq` are ignored and a snapshot replaces everything.
+ */
+import type { AnyEnvelope, NormalizedCard, SessionView, TranscriptRow, UiState } from "./types.js";
+
+export interface Draft {
+	draftId: string;
+	text: string;
+	thinking: string;
+	ended: boolean;
+}
+
+export interface LiveTool {
+	toolCallId: string;
+	toolName: string;
+	args: unknown;
+	output: string;
+	ended: boolean;
+	isError: boolean;
+}
+
+export interface SessionState {
+	view: SessionView;
+	lastSeq: number;
+	drafts: Draft[];
+	tools: LiveTool[];
+	/** Bumped when an extension replaces the composer text, so the composer adopts it even if it is unchanged. */
+	editorRevision: number;
+}
+
+export type SessionAction =
+	| { type: "event"; env: AnyEnvelope }
+	/** The answer of a PUT that may or may not be echoed as an event. */
+	| { type: "model"; model?: string; thinkingLevel?: string }
+	| { type: "reset"; view: SessionView };
+
+export function initSessionState(view: SessionView): SessionState {
+	return { view, lastSeq: view.seq, drafts: [], tools: [], editorRevision: 0 };
+}
+
+export function reduceSession(state: SessionState, action: SessionAction): SessionState {
+	switch (action.type) {
+		case "reset":
+			return { ...initSessionState(action.view), editorRevision: state.editorRevision + 1 };
+		case "model": {
+			const view = { ...state.view };
+			if (action.model !== undefined) view.model = action.model;
+			if (action.thinkingLevel !== undefined) view.thinkingLevel = action.thinkingLevel;
+			return { ...state, view };
+		}
+		case "event":
+			return applyEvent(state, action.env);
+	}
+}
+
+export function applyEvent(state: SessionState, env: AnyEnvelope): SessionState {
+	if (env.event === "session.snapshot") {
+		return { ...initSessionState(env.payload), editorRevision: state.editorRevision + 1 };
+	}
+	if (env.event === "heartbeat" || env.seq <= state.lastSeq) return state;
+	const next = { ...state, lastSeq: env.seq, view: { ...state.view, seq: env.seq } };
+	const view = next.view;
+	const ui = (patch: Partial<UiState>) => {
+		next.view = { ...next.view, ui: { ...next.view.ui, ...patch } };
+	};
+
+	switch (env.event) {
+		case "session.state":
+		case "agent.start":
+		case "agent.end": {
+			const streaming = env.event === "session.state" ? env.payload.streaming : env.event === "agent.start";
+			next.view = { ...view, streaming, session: { ...view.session, streaming } };
+			// A run that ended leaves nothing in flight: anything still a draft was aborted or already persisted.
+			if (!streaming) {
+				next.drafts = [];
+				next.tools = [];
+			}
+			return next;
+		}
+		case "session.info":
+			next.view = { ...view, session: env.payload.session };
+			return next;
+		case "session.model":
+			next.view = { ...view, model: env.payload.model, thinkingLevel: env.payload.thinkingLevel };
+			return next;
+		case "session.commands":
+			next.view = { ...view, commands: env.payload.commands };
+			return next;
+		case "message.start":
+			if (!next.drafts.some((d) => d.draftId === env.payload.draftId)) {
+				next.drafts = [...next.drafts, { draftId: env.payload.draftId, text: "", thinking: "", ended: false }];
+			}
+			return next;
+		case "message.delta": {
+			const { draftId, kind, delta } = env.payload;
+			const known = next.drafts.some((d) => d.draftId === draftId);
+			const base = known ? next.drafts : [...next.drafts, { draftId, text: "", thinking: "", ended: false }];
+			next.drafts = base.map((d) =>
+				d.draftId !== draftId
+					? d
+					: kind === "thinking"
+						? { ...d, thinking: d.thinking + delta }
+						: { ...d, text: d.text + delta },
+			);
+			return next;
+		}
+		case "message.end":
+			next.drafts = next.drafts.map((d) => (d.draftId === env.payload.draftId ? { ...d, ended: true } : d));
+			return next;
+		case "tool.start": {
+			const { toolCallId, toolName, args } = env.payload;
+			const tool: LiveTool = { toolCallId, toolName, args, output: "", ended: false, isError: false };
+			next.tools = upsert(next.tools, tool, (t) => t.toolCallId === toolCallId);
+			return next;
+		}
+		case "tool.update":
+			// Updates carry the output so far, not an increment.
+			next.tools = next.tools.map((t) =>
+				t.toolCallId === env.payload.toolCallId ? { ...t, output: env.payload.text } : t,
+			);
+			return next;
+		case "tool.end": {
+			const { toolCallId, toolName, text, isError } = env.payload;
+			const prev = next.tools.find((t) => t.toolCallId === toolCallId);
+			const tool: LiveTool = { toolCallId, toolName, args: prev?.args, output: text, ended: true, isError };
+			next.tools = upsert(next.tools, tool, (t) => t.toolCallId === toolCallId);
+			return next;
+		}
+		case "transcript.row": {
+			const { row, draftId } = env.payload;
+			next.view = { ...view, rows: upsertRow(view.rows, row) };
+			if (draftId !== undefined) next.drafts = next.drafts.filter((d) => d.draftId !== draftId);
+			if (row.kind === "tool_result") next.tools = next.tools.filter((t) => t.toolCallId !== row.toolCallId);
+			return next;
+		}
+		case "extension.ui": {
+			const p = env.payload;
+			const panels =
+				"removed" in p
+					? view.ui.panels.filter((c) => c.id !== p.id)
+					: upsert<NormalizedCard>(view.ui.panels, { ...p.card, id: p.id }, (c) => c.id === p.id);
+			ui({ panels });
+			return next;
+		}
+		case "extension.app": {
+			const p = env.payload;
+			const apps =
+				"removed" in p
+					? view.ui.apps.filter((a) => a.appId !== p.appId)
+					: upsert(view.ui.apps, p.app, (a) => a.appId === p.appId);
+			ui({ apps });
+			return next;
+		}
+		case "extension.status": {
+			const statuses = { ...view.ui.statuses };
+			if (env.payload.text === undefined || env.payload.text === "") delete statuses[env.payload.key];
+			else statuses[env.payload.key] = env.payload.text;
+			ui({ statuses });
+			return next;
+		}
+		case "extension.widget": {
+			const widgets = { ...view.ui.widgets };
+			const { key, lines, placement } = env.payload;
+			if (!lines) delete widgets[key];
+			else widgets[key] = { lines, placement: placement ?? widgets[key]?.placement ?? "aboveEditor" };
+			ui({ widgets });
+			return next;
+		}
+		case "extension.title":
+			ui({ title: env.payload.title });
+			return next;
+		case "extension.editor":
+			ui({ editorText: env.payload.text });
+			next.editorRevision = state.editorRevision + 1;
+			return next;
+		case "extension.dialog":
+			ui({ dialogs: upsert(view.ui.dialogs, env.payload, (d) => d.requestId === env.payload.requestId) });
+			return next;
+		case "extension.dialog.dismiss":
+			ui({ dialogs: view.ui.dialogs.filter((d) => d.requestId !== env.payload.requestId) });
+			return next;
+		// Transient or mirrored elsewhere: notify is a toast, an extension error also arrives as an `error` row.
+		case "extension.notify":
+		case "extension.error":
+		case "sessions.changed":
+			return next;
+	}
+}
+
+function upsert<T>(list: T[], item: T, same: (x: T) => boolean): T[] {
+	const i = list.findIndex(same);
+	if (i < 0) return [...list, item];
+	const copy = list.slice();
+	copy[i] = item;
+	return copy;
+}
+
+function upsertRow(rows: TranscriptRow[], row: TranscriptRow): TranscriptRow[] {
+	return upsert(rows, row, (r) => r.id === row.id);
+}

@@ -1,0 +1,215 @@
+/**
+ * The chamber's event stream: one EventSource plus the sequence bookkeeping the API asks of a client.
+ *
+ * The browser reconnects an EventSource by itself and sends `Last-Event-ID`, which the server honours over
+ * `since`. It gives up for good on a non-200 answer (a 401 after the cookie expired, a 502 while the daemon
+ * restarts), so on a closed source we ask `/api/auth/status` whether it is worth retrying and open a new one
+ * with `since=<lastSeq>`.
+ */
+import type { AnyEnvelope, EventName } from "./types.js";
+
+export type StreamStatus = "connecting" | "live" | "reconnecting";
+
+/** Every named event the server sends; an EventSource only delivers names it has listeners for. */
+const EVENT_NAMES: readonly EventName[] = [
+	"session.snapshot",
+	"session.state",
+	"session.info",
+	"session.model",
+	"session.commands",
+	"sessions.changed",
+	"agent.start",
+	"agent.end",
+	"message.start",
+	"message.delta",
+	"message.end",
+	"tool.start",
+	"tool.update",
+	"tool.end",
+	"transcript.row",
+	"extension.ui",
+	"extension.app",
+	"extension.status",
+	"extension.widget",
+	"extension.title",
+	"extension.notify",
+	"extension.editor",
+	"extension.dialog",
+	"extension.dialog.dismiss",
+	"extension.error",
+	"heartbeat",
+];
+
+export interface StreamOptions {
+	/** Omit for the daemon stream (`sessions.changed`). */
+	sessionId?: string;
+	/** The last sequence the caller already has (a SessionView's `seq`). */
+	since?: number;
+	/**
+	 * Drop events at or below the last sequence seen. Off for the daemon stream: its events are idempotent
+	 * and its numbering restarts with the daemon, so deduplicating could swallow every later change.
+	 */
+	dedupe?: boolean;
+	onEvent(env: AnyEnvelope): void;
+	onStatus(status: StreamStatus): void;
+	onUnauthorized(): void;
+	/** The server's numbering went backwards (a daemon restart without a snapshot): reload from scratch. */
+	onResync?(): void;
+	createEventSource?: (url: string) => EventSource;
+	checkAuth?: () => Promise<boolean | undefined>;
+}
+
+const HEARTBEAT_MS = 15_000;
+/** Three missed heartbeats: the connection is half-open even if the browser has not noticed. */
+const STALE_MS = HEARTBEAT_MS * 3;
+const MAX_RETRY_MS = 15_000;
+
+export class EventStream {
+	private source: EventSource | undefined;
+	private lastSeq: number | undefined;
+	private retryDelay = 500;
+	private retryTimer: ReturnType<typeof setTimeout> | undefined;
+	private watchdog: ReturnType<typeof setInterval> | undefined;
+	private lastActivity = Date.now();
+	private firstSinceOpen = false;
+	private closed = false;
+	private status: StreamStatus | undefined;
+
+	constructor(private readonly opts: StreamOptions) {
+		this.lastSeq = opts.since;
+	}
+
+	get seq(): number | undefined {
+		return this.lastSeq;
+	}
+
+	start(): void {
+		this.closed = false;
+		this.connect();
+		this.watchdog = setInterval(() => this.checkStale(), HEARTBEAT_MS);
+	}
+
+	close(): void {
+		this.closed = true;
+		clearTimeout(this.retryTimer);
+		clearInterval(this.watchdog);
+		this.source?.close();
+		this.source = undefined;
+	}
+
+	private url(): string {
+		const params = new URLSearchParams();
+		if (this.opts.sessionId) params.set("session", this.opts.sessionId);
+		if (this.lastSeq !== undefined) params.set("since", String(this.lastSeq));
+		const query = params.toString();
+		return query ? `/api/pi/events?${query}` : "/api/pi/events";
+	}
+
+	private setStatus(status: StreamStatus): void {
+		if (status === this.status) return;
+		this.status = status;
+		this.opts.onStatus(status);
+	}
+
+	private connect(): void {
+		if (this.closed) return;
+		this.setStatus(this.status === undefined ? "connecting" : "reconnecting");
+		const create = this.opts.createEventSource ?? ((url) => new EventSource(url, { withCredentials: true }));
+		const source = create(this.url());
+		this.source = source;
+		this.lastActivity = Date.now();
+		source.onopen = () => {
+			if (this.source !== source) return;
+			this.retryDelay = 500;
+			this.firstSinceOpen = true;
+			this.lastActivity = Date.now();
+			this.setStatus("live");
+		};
+		source.onerror = () => {
+			if (this.source !== source || this.closed) return;
+			this.setStatus("reconnecting");
+			// CONNECTING means the browser retries by itself (with Last-Event-ID); CLOSED means it gave up.
+			if (source.readyState === EventSource.CLOSED) {
+				this.source = undefined;
+				void this.retry();
+			}
+		};
+		for (const name of EVENT_NAMES) {
+			source.addEventListener(name, (e) => {
+				if (this.source === source) this.receive(e as MessageEvent<string>);
+			});
+		}
+	}
+
+	private async retry(): Promise<void> {
+		const check = this.opts.checkAuth ?? defaultCheckAuth;
+		const authed = await check();
+		if (this.closed) return;
+		if (authed === false) {
+			this.close();
+			this.opts.onUnauthorized();
+			return;
+		}
+		clearTimeout(this.retryTimer);
+		this.retryTimer = setTimeout(() => this.connect(), this.retryDelay);
+		this.retryDelay = Math.min(this.retryDelay * 2, MAX_RETRY_MS);
+	}
+
+	private checkStale(): void {
+		if (this.closed || !this.source || this.source.readyState !== EventSource.OPEN) return;
+		if (Date.now() - this.lastActivity < STALE_MS) return;
+		this.source.close();
+		this.source = undefined;
+		this.setStatus("reconnecting");
+		void this.retry();
+	}
+
+	private receive(e: MessageEvent<string>): void {
+		this.lastActivity = Date.now();
+		let env: AnyEnvelope;
+		try {
+			env = JSON.parse(e.data) as AnyEnvelope;
+		} catch {
+			return;
+		}
+		if (!env || typeof env !== "object" || typeof env.event !== "string" || typeof env.seq !== "number") return;
+		const first = this.firstSinceOpen;
+		this.firstSinceOpen = false;
+		const dedupe = this.opts.dedupe ?? true;
+
+		if (env.event === "session.snapshot") {
+			this.lastSeq = typeof env.payload.seq === "number" ? env.payload.seq : env.seq;
+			this.opts.onEvent(env);
+			return;
+		}
+		const behind = this.lastSeq !== undefined && env.seq < this.lastSeq;
+		if (env.event === "heartbeat") {
+			// A heartbeat carries the server's current sequence; one below ours means the server forgot our history.
+			if (dedupe && behind) this.resync();
+			return;
+		}
+		if (dedupe && this.lastSeq !== undefined && env.seq <= this.lastSeq) {
+			// A replay starts right after the cursor, so an old number first thing after a reconnect is a restart.
+			if (first && behind) this.resync();
+			return;
+		}
+		this.lastSeq = env.seq;
+		this.opts.onEvent(env);
+	}
+
+	private resync(): void {
+		if (this.opts.onResync) this.opts.onResync();
+	}
+}
+
+async function defaultCheckAuth(): Promise<boolean | undefined> {
+	try {
+		const res = await fetch("/api/auth/status", { credentials: "same-origin" });
+		if (!res.ok) return undefined;
+		const body = (await res.json()) as { authenticated?: unknown };
+		return body.authenticated === true;
+	} catch {
+		// The daemon is down: keep retrying rather than signing out.
+		return undefined;
+	}
+}

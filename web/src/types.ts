@@ -1,0 +1,36 @@
+/**
+ * One import point for the wire shapes, so components never reach into the daemon's tree themselves and a
+ * move of wire.ts or descriptors.ts touches a single line here.
+ */
+export type {
+	CommandTrigger,
+	CommandView,
+	DialogAnswer,
+	DialogRequest,
+	EventEnvelope,
+	EventName,
+	EventPayloads,
+	ModelView,
+	SessionSummary,
+	SessionView,
+	ToolCallView,
+	TranscriptRow,
+	UiSettings,
+	UiState,
+} from "../../src/chamber/wire.js";
+export type {
+	AppSurface,
+	CardAction,
+	ComponentCard,
+	FormField,
+	GenericCard,
+	NormalizedCard,
+	Tone,
+} from "../../src/chamber/ui/descriptors.js";
+
+import type { EventEnvelope, EventName } from "../../src/chamber/wire.js";
+
+/** The envelope as a discriminated union, so `switch (env.event)` narrows `env.payload`. */
+export type AnyEnvelope = { [E in EventName]: EventEnvelope<E> }[EventName];
+
+export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
