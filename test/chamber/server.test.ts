@@ -3,7 +3,7 @@
  * the extension UI, and the event stream read from a real socket.
  */
 import assert from "node:assert/strict";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { ApiClient, type Envelope, type EventReader, type Serve, startServe } from "../helpers/chamber.js";
@@ -11,6 +11,7 @@ import { REPO_ROOT, runPier, tempDir } from "../helpers/pier-cli.js";
 
 const FIXTURE = join(REPO_ROOT, "test/fixtures/chamber/ui-ext.ts");
 const QUICKJS_FIXTURE = join(REPO_ROOT, "test/fixtures/chamber/quickjs-ui");
+const PROCESS_FIXTURE = join(REPO_ROOT, "test/fixtures/chamber/process-ui");
 
 type View = {
 	session: { id: string; name?: string };
@@ -37,7 +38,18 @@ describe("pier serve over HTTP", () => {
 
 	before(async () => {
 		serve = await startServe(
-			["-e", FIXTURE, "-e", QUICKJS_FIXTURE, "--state-dir", stateDir, "--ui-password", "hunter2"],
+			[
+				"-e",
+				FIXTURE,
+				"-e",
+				QUICKJS_FIXTURE,
+				"-e",
+				PROCESS_FIXTURE,
+				"--state-dir",
+				stateDir,
+				"--ui-password",
+				"hunter2",
+			],
 			{
 				agentDir,
 				cwd: dir.path,
@@ -458,11 +470,77 @@ describe("pier serve over HTTP", () => {
 		assert.equal(stateA.ui.title, "Session A");
 		assert.equal(stateA.ui.editorText, "text from the extension");
 		const stateB = await view(b.id);
-		assert.deepEqual(stateB.ui.statuses, {});
+		assert.deepEqual(stateB.ui.statuses, { pichamber: "detected v1" }, "only B's own status");
 		assert.equal(stateB.ui.title, undefined);
 		assert.ok(!b.stream.events.some((e) => e.sessionId !== b.id), "B's stream carries only B's events");
 		a.stream.close();
 		b.stream.close();
+	});
+
+	test("extensions detect the chamber; a crashing process extension is an error row, not the end", async () => {
+		const { id, stream } = await newSession();
+		assert.equal((await view(id)).ui.statuses.pichamber, "detected v1", "in-process: globalThis.__PICHAMBER__");
+		await run(id, "p-detect");
+		await stream.waitFor((e) => e.event === "extension.status" && e.payload.key === "detect", "the process status");
+		assert.equal((await view(id)).ui.statuses.detect, "PICHAMBER=1 mode=rpc hasUI=true");
+		await run(id, "p-crash");
+		const crash = await stream.waitFor(
+			(e) => e.event === "extension.error" && /chamber-process-ui/.test(String(e.payload.message)),
+			"the crash report",
+		);
+		assert.match(String(crash.payload.message), /going down|exit|crash/i);
+		await api.call("POST", `/api/pi/sessions/${id}/prompt`, { text: "still alive?" });
+		await stream.waitFor(
+			(e) => e.event === "transcript.row" && (e.payload.row as { kind: string }).kind === "assistant",
+			"an answer after the crash",
+		);
+		stream.close();
+	});
+
+	test("project trust is asked, remembered and enforced", async () => {
+		const project = join(dir.path, "project-with-extensions");
+		mkdirSync(join(project, ".pi", "extensions"), { recursive: true });
+		writeFileSync(
+			join(project, ".pi", "extensions", "marker.ts"),
+			'export default function (pi) { pi.registerCommand("project-marker", { handler: async () => {} }); }\n',
+		);
+		const trust = await api.call<{ decided: boolean; hasProjectExtensions: boolean }>(
+			"GET",
+			`/api/pi/projects/trust?cwd=${encodeURIComponent(project)}`,
+		);
+		assert.deepEqual([trust.body.hasProjectExtensions, trust.body.decided], [true, false]);
+		const asked = await api.call<{ error: { code: string } }>("POST", "/api/pi/sessions", { cwd: project });
+		assert.equal(asked.status, 409);
+		assert.equal(asked.body.error.code, "trust_required");
+
+		const refused = await api.call<{ session: { id: string } }>("POST", "/api/pi/sessions", {
+			cwd: project,
+			approve: false,
+		});
+		assert.equal(refused.status, 201);
+		assert.ok(!(await view(refused.body.session.id)).commands.some((c) => c.name === "project-marker"));
+
+		await api.call("PUT", "/api/pi/projects/trust", { cwd: project, trusted: true });
+		const trusted = await api.call<{ session: { id: string } }>("POST", "/api/pi/sessions", { cwd: project });
+		assert.equal(trusted.status, 201, "the stored decision answers the question");
+		assert.ok((await view(trusted.body.session.id)).commands.some((c) => c.name === "project-marker"));
+	});
+
+	test("command triggers persist and may not take a built-in shortcut", async () => {
+		const builtIn = await api.call<{ error: { message: string } }>("PUT", "/api/pi/ui-settings", {
+			triggers: [{ id: "t1", command: "t-status", shortcut: "Escape" }],
+		});
+		assert.equal(builtIn.status, 422);
+		assert.match(builtIn.body.error.message, /built-in/);
+		const badName = await api.call("PUT", "/api/pi/ui-settings", { triggers: [{ id: "t1", command: "../x" }] });
+		assert.equal(badName.status, 422);
+		const tooMany = Array.from({ length: 33 }, (_, i) => ({ id: `t${i}`, command: "t-status" }));
+		assert.equal((await api.call("PUT", "/api/pi/ui-settings", { triggers: tooMany })).status, 400);
+		const good = {
+			triggers: [{ id: "t1", command: "t-status", args: "busy", label: "Busy", shortcut: "Ctrl+Shift+B" }],
+		};
+		assert.equal((await api.call("PUT", "/api/pi/ui-settings", good)).status, 200);
+		assert.deepEqual((await api.call("GET", "/api/pi/ui-settings")).body, good);
 	});
 
 	test("an extension error becomes an error row and the session goes on", async () => {
