@@ -191,6 +191,28 @@ describe("pier serve over HTTP", () => {
 		daemon.close();
 	});
 
+	test("while the agent runs: a prompt is refused as busy; steer, follow-up and abort work", async () => {
+		const { id, stream } = await newSession();
+		await api.call("POST", `/api/pi/sessions/${id}/prompt`, { text: 't_wait {"ms":20000}' });
+		await stream.waitFor((e) => e.event === "tool.start", "the running tool");
+		const busy = await api.call<{ error: { code: string } }>("POST", `/api/pi/sessions/${id}/prompt`, { text: "x" });
+		assert.equal(busy.status, 409);
+		assert.equal(busy.body.error.code, "busy");
+		assert.equal((await api.call("POST", `/api/pi/sessions/${id}/steer`, { text: "steered" })).status, 202);
+		assert.equal((await api.call("POST", `/api/pi/sessions/${id}/follow-up`, { text: "later" })).status, 202);
+		const started = Date.now();
+		assert.equal((await api.call("POST", `/api/pi/sessions/${id}/abort`, {})).status, 200);
+		await stream.waitFor((e) => e.event === "session.state" && e.payload.streaming === false, "stopped");
+		assert.ok(Date.now() - started < 10_000, "abort ended the 20 s tool early");
+
+		const models = await api.call<{ models: { ref: string }[] }>("GET", "/api/pi/models");
+		assert.ok(models.body.models.some((m) => m.ref === "pier/demo"));
+		assert.equal((await api.call("PUT", `/api/pi/sessions/${id}/model`, { model: "pier/demo" })).status, 200);
+		assert.equal((await api.call("PUT", `/api/pi/sessions/${id}/model`, { model: "nope/none" })).status, 422);
+		assert.equal((await api.call("PUT", `/api/pi/sessions/${id}/thinking`, { level: "ultra" })).status, 422);
+		stream.close();
+	});
+
 	test("bodies are validated and errors are JSON with a code", async () => {
 		const { id, stream } = await newSession();
 		const bad = await api.call<{ error: { code: string; message: string } }>("POST", `/api/pi/sessions/${id}/prompt`, {
