@@ -2,7 +2,7 @@
  * The daemon's state: which sessions are open, the daemon-wide event channel, trust decisions and UI
  * settings. HTTP lives elsewhere (routes.ts); this is what the routes call.
  */
-import { closeSync, openSync, readdirSync, readSync, rmSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
@@ -72,6 +72,7 @@ export class Chamber {
 
 	async create(body: CreateSessionBody): Promise<LiveSession> {
 		const cwd = resolve(this.options.defaultCwd, body.cwd ?? ".");
+		if (!isDirectory(cwd)) throw new SessionError(422, "bad_request", `cwd: ${cwd} is not a directory`);
 		const trust = this.trustOf(cwd);
 		let approve = this.options.approve ?? (trust.decided ? trust.trusted : undefined);
 		if (body.approve !== undefined && this.options.approve === undefined) {
@@ -257,6 +258,14 @@ function readHeaderCwd(file: string): string | undefined {
 		return undefined;
 	} finally {
 		closeSync(fd);
+	}
+}
+
+function isDirectory(path: string): boolean {
+	try {
+		return statSync(path).isDirectory();
+	} catch {
+		return false;
 	}
 }
 

@@ -229,6 +229,9 @@ describe("pier serve over HTTP", () => {
 			body: "hi",
 		});
 		assert.equal(notJson.status, 415);
+		const nowhere = await api.call<{ error: { message: string } }>("POST", "/api/pi/sessions", { cwd: "/no/such/dir" });
+		assert.equal(nowhere.status, 422);
+		assert.match(nowhere.body.error.message, /not a directory/);
 		const missing = await api.call<{ error: { code: string } }>("GET", "/api/pi/sessions/does-not-exist");
 		assert.equal(missing.status, 404);
 		assert.equal(missing.body.error.code, "not_found");
