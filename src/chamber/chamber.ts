@@ -8,7 +8,7 @@ import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { agentDir, SESSION_DIR_ENV } from "../agent/paths.js";
 import { hasProjectExtensions } from "../extensions/trust.js";
-import { EventChannel } from "./events/channel.js";
+import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
 import { readJsonFile, writeJsonFile } from "./json-file.js";
 import { LiveSession, SessionError } from "./live-session.js";
 import { readSessionFile, viewFromFile } from "./session-file.js";
@@ -30,7 +30,7 @@ export interface ChamberOptions {
 }
 
 export class Chamber {
-	readonly events = new EventChannel("");
+	readonly events = new EventChannel("", undefined, RUN_SEQUENCE_BASE);
 	private readonly live = new Map<string, LiveSession>();
 	private readonly opening = new Map<string, Promise<LiveSession>>();
 	/** Session id → file, from the last listing: how a session not open yet is found. */

@@ -5,7 +5,7 @@
 import type { AgentSessionEvent, SessionEntry, SessionManager } from "@earendil-works/pi-coding-agent";
 import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
 import { createPierRuntime, modelRefOf, type PierRuntime, type SessionTarget } from "../agent/session-factory.js";
-import { EventChannel } from "./events/channel.js";
+import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
 import { ERROR_ENTRY, rowOf, rowsOf } from "./transcript.js";
 import { COMMAND_NAME } from "./ui/descriptors.js";
 import { SessionUi } from "./ui/session-ui.js";
@@ -51,7 +51,7 @@ export class LiveSession {
 		private readonly options: OpenOptions,
 	) {
 		const id = pier.runtime.session.sessionId;
-		this.channel = new EventChannel(id, options.replay);
+		this.channel = new EventChannel(id, options.replay, RUN_SEQUENCE_BASE);
 		this.ui = new SessionUi(this.publish);
 	}
 

@@ -10,20 +10,33 @@ export interface EventSink {
 	write(frame: string): boolean;
 }
 
+/**
+ * This process's first sequence number: its start time in milliseconds × 1,000. Each run numbers above every
+ * earlier one (as long as no run published more than 1,000 events per millisecond of its life), and stays far
+ * below 2^53.
+ */
+export const RUN_SEQUENCE_BASE = Date.now() * 1000;
+
 export function encodeFrame(envelope: EventEnvelope): string {
 	return `id: ${envelope.seq}\nevent: ${envelope.event}\ndata: ${JSON.stringify(envelope)}\n\n`;
 }
 
 export class EventChannel {
-	private seq = 0;
+	private seq: number;
 	private readonly log: ReplayLog;
 	private readonly sinks = new Set<EventSink>();
 
+	/**
+	 * `base` is where numbering starts. The daemon passes RUN_SEQUENCE_BASE so that a cursor kept across a daemon
+	 * restart is always older than the new run's window and resyncs, instead of matching unrelated new events.
+	 */
 	constructor(
 		readonly sessionId: string,
 		window?: { maxEvents?: number; maxBytes?: number },
+		base = 0,
 	) {
 		this.log = new ReplayLog(window?.maxEvents, window?.maxBytes);
+		this.seq = base;
 	}
 
 	get latest(): number {

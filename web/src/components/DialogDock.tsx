@@ -203,7 +203,10 @@ function FormAnswer({ dialog, sending, onAnswer, onCancel }: BodyProps) {
 	const fields = dialog.fields ?? [];
 	const [values, setValues] = useState(() => initialValues(fields));
 	const [missing, setMissing] = useState<string | undefined>();
-	const set = (id: string, value: string) => setValues((v) => ({ ...v, [id]: value }));
+	const set = (id: string, value: string) => {
+		setValues((v) => ({ ...v, [id]: value }));
+		setMissing(undefined);
+	};
 
 	const submit = (e: Event) => {
 		e.preventDefault();
