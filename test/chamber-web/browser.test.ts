@@ -6,6 +6,8 @@
  * desktop screenshots in docs/screenshots/.
  */
 import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { ApiClient, type Serve } from "../helpers/chamber.js";
@@ -95,6 +97,15 @@ describe("the chamber in a browser", () => {
 			await other.getByTestId("login-password").waitFor({ timeout: STEP });
 			await see(other.locator(".notice"), "pairing link did not work");
 			assert.equal(await other.getByTestId("session-list").count(), 0);
+
+			// A signed-in browser makes a fresh link for the next device.
+			await page.getByTestId("pair-device").click();
+			const fresh = await page.getByTestId("pairing-link").inputValue();
+			assert.match(fresh, /#pair=[\w-]+$/);
+			await page.getByTestId("pair-device").click();
+			await other.goto(fresh);
+			await other.reload();
+			await other.getByTestId("session-list").waitFor({ timeout: STEP });
 		} finally {
 			await paired.close();
 			await late.close();
@@ -340,6 +351,42 @@ describe("the chamber in a browser", () => {
 		await page.locator('.app-surface[data-app-id="counter"] > summary').click(); // fold the app
 		await dismissToasts(page);
 		await shot(page, "03-cards-and-panels.png");
+	});
+
+	test("the agent can be aborted from the composer while it runs", async () => {
+		await send(page, 't_wait {"ms":30000}');
+		await page.locator('[data-testid="tool-call"][data-tool-name="t_wait"]').waitFor();
+		const started = Date.now();
+		await page.getByTestId("abort").click();
+		await idle(page);
+		assert.ok(Date.now() - started < STEP, "the 30 s tool ended early");
+		await see(page.getByTestId("tool-result").last(), "aborted");
+	});
+
+	test("a project with its own extensions asks the trust question, and trusting it runs them", async () => {
+		const project = join(dir.path, "trusted-project");
+		mkdirSync(join(project, ".pi", "extensions"), { recursive: true });
+		writeFileSync(
+			join(project, ".pi", "extensions", "marker.ts"),
+			'export default function (pi) { pi.registerCommand("project-marker", { description: "from the project", handler: async () => {} }); }\n',
+		);
+		const before = new URL(page.url()).searchParams.get("s");
+		await page.getByTestId("new-session-cwd").fill(project);
+		await page.getByTestId("new-session").click();
+		await page.getByTestId("trust-yes").click();
+		await until(() => {
+			const now = new URL(page.url()).searchParams.get("s");
+			return now && now !== before ? now : undefined;
+		}, "the trusted project's session");
+		await page.getByTestId("composer").fill("/project-m");
+		await see(page.getByTestId("command-suggestions"), "project-marker");
+		await page.getByTestId("composer").fill("");
+		assert.equal(
+			(await api.call<{ trusted: boolean }>("GET", `/api/pi/projects/trust?cwd=${encodeURIComponent(project)}`)).body
+				.trusted,
+			true,
+			"the decision is remembered",
+		);
 	});
 
 	test("signing out ends the session cookie", async () => {

@@ -64,6 +64,7 @@ export const api = {
 	login: (password: string) => request<{ ok: true }>("POST", "/api/auth/login", { password }),
 	pair: (token: string) => request<{ ok: true }>("POST", "/api/auth/pair", { token }),
 	logout: () => request<{ ok: true }>("POST", "/api/auth/logout", {}),
+	createPairingLink: () => request<{ token: string; expiresAt: number }>("POST", "/api/auth/pairing-links", {}),
 
 	listSessions: () => request<{ sessions: SessionSummary[] }>("GET", "/api/pi/sessions"),
 	createSession: (body: { cwd?: string; name?: string; approve?: boolean }) =>
