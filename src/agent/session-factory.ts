@@ -143,8 +143,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 		sessionManager,
 		sessionStartEvent,
 	}) => {
-		const modelRegistry = ModelRegistry.create(authStorage, `${agentDir}/models.json`);
-		installDemoModel(modelRegistry);
+		const modelRegistry = pierModelRegistry(authStorage, agentDir);
 		produceProviderHeaders(modelRegistry, extensionHost);
 		const services = await createAgentSessionServices({
 			cwd,
@@ -306,6 +305,18 @@ async function startProtocolExtensions(
 		trust,
 		reloadProtocolExtensions,
 	};
+}
+
+/** pi's model registry over its models.json, with pier/demo registered. */
+export function pierModelRegistry(authStorage: AuthStorage, agentDir: string): ModelRegistry {
+	const registry = ModelRegistry.create(authStorage, `${agentDir}/models.json`);
+	installDemoModel(registry);
+	return registry;
+}
+
+/** What a new session could use: every model with credentials, pier/demo included. */
+export function availableModels(dir: string = defaultAgentDir()) {
+	return pierModelRegistry(AuthStorage.create(`${dir}/auth.json`), dir).getAvailable();
 }
 
 /** `provider/id` of the model a session uses, if any. */

@@ -7,6 +7,7 @@ import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Static, TSchema } from "typebox";
 import { Compile } from "typebox/compile";
+import { availableModels } from "../agent/session-factory.js";
 import type { Chamber } from "./chamber.js";
 import { jsonError } from "./http-errors.js";
 import { SessionError } from "./live-session.js";
@@ -123,12 +124,9 @@ export function piRoutes(chamber: Chamber): Hono {
 		return outcome.ok ? c.json({ ok: true }) : jsonError(c, outcome.status, outcome.code, outcome.message);
 	});
 
-	app.get("/models", async (c) => {
-		// Any open session's registry knows pier/demo and pi's configured providers.
-		const [first] = await chamber.list();
-		if (!first) return c.json({ models: [] satisfies ModelView[] });
-		const session = await chamber.get(first.id);
-		const models: ModelView[] = session.pier.runtime.session.modelRegistry.getAvailable().map((m) => ({
+	app.get("/models", (c) => {
+		// Read fresh each time: models.json and auth.json may change while the daemon runs.
+		const models: ModelView[] = availableModels().map((m) => ({
 			ref: `${m.provider}/${m.id}`,
 			name: m.name ?? m.id,
 			provider: m.provider,

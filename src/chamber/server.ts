@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, isIP } from "node:net";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
@@ -40,6 +40,16 @@ export async function chamberApp(options: ChamberServerOptions) {
 	const heartbeats = new Set<NodeJS.Timeout>();
 
 	const app = new Hono<AuthEnv & { Bindings: NodeBindings }>();
+	// On loopback, only loopback names may address the daemon: a page whose DNS name was rebound to 127.0.0.1
+	// would otherwise be same-origin with it.
+	let allowedHosts: Set<string> | undefined;
+	app.use("*", async (c, next) => {
+		const host = c.req.header("host")?.toLowerCase();
+		if (allowedHosts && (!host || !allowedHosts.has(host))) {
+			return jsonError(c, 403, "bad_host", `this chamber answers only to ${[...allowedHosts].join(", ")}`);
+		}
+		await next();
+	});
 	app.use("*", async (c, next) => {
 		await next();
 		c.header("X-Content-Type-Options", "nosniff");
@@ -90,6 +100,9 @@ export async function chamberApp(options: ChamberServerOptions) {
 		app,
 		chamber,
 		auth,
+		allowHosts: (hosts: string[] | undefined) => {
+			allowedHosts = hosts ? new Set(hosts.map((h) => h.toLowerCase())) : undefined;
+		},
 		close: async () => {
 			for (const beat of heartbeats) clearInterval(beat);
 			await chamber.shutdown();
@@ -149,6 +162,12 @@ function serveWebFile(c: Context, webDir: string): Response {
 	return new Response(readFileSync(file), { headers });
 }
 
+/** 127.0.0.0/8, ::1 and localhost: addresses no other machine can reach. */
+export function isLoopback(host: string): boolean {
+	if (host === "localhost" || host === "::1") return true;
+	return isIP(host) === 4 && host.startsWith("127.");
+}
+
 export interface RunningChamber {
 	url: string;
 	port: number;
@@ -168,6 +187,9 @@ export async function startChamber(
 		server.once("error", fail);
 	});
 	const { port } = server.address() as AddressInfo;
+	if (isLoopback(options.host)) {
+		built.allowHosts([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${options.host}:${port}`]);
+	}
 	const host = options.host.includes(":") ? `[${options.host}]` : options.host;
 	const url = `http://${host}:${port}/`;
 	const pairing = built.auth.createPairingToken(10 * 60_000);

@@ -1,7 +1,6 @@
 /** `pier serve`: the chamber daemon. Runs until SIGINT/SIGTERM, then ends every session cleanly. */
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { isIP } from "node:net";
 import { join, resolve } from "node:path";
 import { agentDir } from "../agent/paths.js";
 import { ArgsError } from "./args.js";
@@ -25,12 +24,6 @@ Without a password, sign in with the one-time pairing link printed at start.
 
 const EXAMPLES = ["examples/extensions/chamber-demo.ts", "examples/quickjs/hello", "examples/process/node-weather"];
 
-function isLoopback(host: string): boolean {
-	if (host === "localhost") return true;
-	if (isIP(host) === 4) return host.startsWith("127.");
-	return host === "::1";
-}
-
 export async function serveCommand(argv: readonly string[]): Promise<number> {
 	let values: ReturnType<typeof parse>["values"];
 	try {
@@ -47,6 +40,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
 	if (!Number.isInteger(port) || port < 0 || port > 65535)
 		throw new ArgsError(`--port must be 0–65535, got ${values.port}`);
 	const password = values["ui-password"] ?? process.env.PIER_UI_PASSWORD;
+	const { isLoopback, startChamber } = await import("../chamber/server.js");
 	if (!isLoopback(host) && !password) {
 		throw new ArgsError(`--host ${host} is reachable from other machines: set --ui-password (or PIER_UI_PASSWORD)`);
 	}
@@ -61,7 +55,6 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
 
 	// The marker PiChamber extensions look for; set before any session loads an extension.
 	(globalThis as Record<string, unknown>).__PICHAMBER__ = { version: 1 };
-	const { startChamber } = await import("../chamber/server.js");
 	const chamber = await startChamber({
 		host,
 		port,
