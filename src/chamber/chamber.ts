@@ -27,6 +27,8 @@ export interface ChamberOptions {
 	approve?: boolean;
 	model?: string;
 	replay?: { maxEvents?: number; maxBytes?: number };
+	/** A session nobody uses for this long is closed (its file keeps everything). Default 15 minutes. */
+	idleCloseMs?: number;
 }
 
 export class Chamber {
@@ -38,12 +40,29 @@ export class Chamber {
 	private readonly trustFile: string;
 	private readonly settingsFile: string;
 
+	private readonly idleSweep: NodeJS.Timeout;
+
 	constructor(readonly options: ChamberOptions) {
 		this.trustFile = resolve(options.stateDir, "trust.json");
 		this.settingsFile = resolve(options.stateDir, "ui-settings.json");
 		// Fail at start-up, not on first use, when a state file is corrupt.
 		this.trustDecisions();
 		this.uiSettings();
+		const idleMs = options.idleCloseMs ?? 15 * 60_000;
+		this.idleSweep = setInterval(() => void this.closeIdle(idleMs), Math.min(60_000, idleMs)).unref();
+	}
+
+	/** Closes sessions idle for `idleMs`: extension processes and memory are not held for sessions nobody uses. */
+	async closeIdle(idleMs: number): Promise<string[]> {
+		const cutoff = Date.now() - idleMs;
+		const idle = [...this.live.values()].filter((s) => s.isIdleSince(cutoff));
+		for (const session of idle) {
+			const summary = { ...session.summary(), live: false, streaming: false };
+			this.live.delete(session.id);
+			await session.close();
+			this.events.publish("sessions.changed", { reason: "updated", id: session.id, session: summary });
+		}
+		return idle.map((s) => s.id);
 	}
 
 	// ---- sessions --------------------------------------------------------------------------------
@@ -101,7 +120,10 @@ export class Chamber {
 	/** The live session, opening it from its file if needed (concurrent callers share one opening). */
 	async get(id: string): Promise<LiveSession> {
 		const open = this.live.get(id);
-		if (open) return open;
+		if (open) {
+			open.lastActivity = Date.now();
+			return open;
+		}
 		const pending = this.opening.get(id);
 		if (pending) return pending;
 		const file = await this.fileOf(id);
@@ -175,6 +197,7 @@ export class Chamber {
 	}
 
 	async shutdown(): Promise<void> {
+		clearInterval(this.idleSweep);
 		const sessions = [...this.live.values()];
 		this.live.clear();
 		await Promise.allSettled(sessions.map((s) => s.close()));

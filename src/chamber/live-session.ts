@@ -2,6 +2,7 @@
  * One open chamber session: a pier runtime whose extensions see the chamber's `ctx.ui`, an event channel,
  * and the projection of everything the session does (agent events, persisted entries) onto that channel.
  */
+import { existsSync } from "node:fs";
 import type { AgentSessionEvent, SessionEntry, SessionManager } from "@earendil-works/pi-coding-agent";
 import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
 import { createPierRuntime, modelRefOf, type PierRuntime, type SessionTarget } from "../agent/session-factory.js";
@@ -106,9 +107,30 @@ export class LiveSession {
 		this.publishModel();
 	}
 
+	/** When the session last did or was asked anything (Date.now()). */
+	lastActivity = Date.now();
+
 	readonly publish = <E extends EventName>(event: E, payload: EventPayloads[E]): void => {
-		if (!this.closed) this.channel.publish(event, payload);
+		if (this.closed) return;
+		this.lastActivity = Date.now();
+		this.channel.publish(event, payload);
 	};
+
+	/**
+	 * Nobody watches it, it runs nothing, no extension waits on a user, and its file holds everything: closing it
+	 * loses nothing (pi writes a session file only once it has an answer, so a fresh session never qualifies).
+	 */
+	isIdleSince(cutoff: number): boolean {
+		const file = this.file;
+		return (
+			this.lastActivity < cutoff &&
+			this.channel.clientCount === 0 &&
+			!this.session.isStreaming &&
+			this.ui.view().dialogs.length === 0 &&
+			file !== undefined &&
+			existsSync(file)
+		);
+	}
 
 	/** Every persisted entry becomes a transcript row as it is written; pichamber entries also feed the dock. */
 	private observePersistence(manager: SessionManager): void {

@@ -63,3 +63,36 @@ test("models are listed without starting a session", async () => {
 	assert.ok(models.body.models.some((m) => m.ref === "pier/demo"));
 	assert.deepEqual((await api.call<{ sessions: unknown[] }>("GET", "/api/pi/sessions")).body.sessions, []);
 });
+
+test("an idle session is closed only when nothing would be lost, and reopens on demand", async () => {
+	const created = await api.call<{ session: { id: string } }>("POST", "/api/pi/sessions", {});
+	const id = created.body.session.id;
+	assert.deepEqual(await chamber.chamber.closeIdle(0), [], "no answer yet, so no file: closing would lose it");
+
+	const stream = api.events(`session=${id}`);
+	await api.call("POST", `/api/pi/sessions/${id}/prompt`, { text: "hello" });
+	await stream.waitFor((e) => e.event === "session.state" && e.payload.streaming === false, "the answer");
+	await new Promise((r) => setTimeout(r, 5));
+	assert.deepEqual(await chamber.chamber.closeIdle(0), [], "a connected client keeps it open");
+	stream.close();
+	for (let i = 0; i < 100 && chamber.chamber.liveSession(id)?.channel.clientCount; i++) {
+		await new Promise((r) => setTimeout(r, 10));
+	}
+	assert.deepEqual(await chamber.chamber.closeIdle(60_000), [], "not idle long enough");
+	assert.deepEqual(await chamber.chamber.closeIdle(0), [id]);
+	assert.equal(chamber.chamber.liveSession(id), undefined);
+
+	const fromFile = await api.call<{ session: { live: boolean }; rows: { kind: string }[] }>(
+		"GET",
+		`/api/pi/sessions/${id}`,
+	);
+	assert.equal(fromFile.body.session.live, false);
+	assert.deepEqual(
+		fromFile.body.rows.map((r) => r.kind),
+		["user", "assistant"],
+	);
+	const reopened = api.events(`session=${id}`, 0);
+	await reopened.waitFor((e) => e.event === "session.commands" || e.event === "session.snapshot", "the session again");
+	assert.ok(chamber.chamber.liveSession(id), "the stream started it again");
+	reopened.close();
+});
