@@ -344,6 +344,26 @@ describe("the chamber in a browser", () => {
 		await toast("Focusing on pinned");
 		await see(rows(page, "card"), "Focused on pinned");
 
+		// A keyboard shortcut for it: a built-in one is refused with the reason, a free one fires the command.
+		await page.getByTestId("trigger-settings").click();
+		await settings.locator("li").filter({ hasText: "Focus pinned" }).getByRole("button", { name: "Edit" }).click();
+		const recorder = settings.getByTestId("shortcut-recorder").last();
+		await recorder.focus();
+		await page.keyboard.press("Control+K");
+		await see(settings.getByTestId("trigger-problem"), "built-in");
+		await recorder.focus();
+		await page.keyboard.press("Control+Shift+F");
+		assert.equal(await recorder.inputValue(), "Ctrl+Shift+F");
+		await settings.getByTestId("trigger-save").click();
+		await until(async () => {
+			const reply = await api.call<{ triggers: { shortcut?: string }[] }>("GET", "/api/pi/ui-settings");
+			return reply.body.triggers.find((t) => t.shortcut === "Ctrl+Shift+F");
+		}, "the shortcut in the daemon's settings");
+		await settings.getByRole("button", { name: "Close" }).click();
+		await dismissToasts(page);
+		await page.keyboard.press("Control+Shift+F");
+		await toast("Focusing on pinned");
+
 		// A second live panel for the dock, then the picture of cards, panels and the trigger bar.
 		await send(page, "/t-panel build 3 of 5 steps done");
 		await see(page.locator('[data-testid="panel"][data-panel-id="build"]'), "3 of 5 steps done");
