@@ -409,6 +409,29 @@ describe("the chamber in a browser", () => {
 		);
 	});
 
+	test("sessions are resumed, renamed and deleted from the list", async () => {
+		const item = (id: string) => page.locator(`[data-testid="session-item"][data-session-id="${id}"]`);
+		// Resume the first session (the trusted project's is open now): its transcript comes back.
+		await item(sessionId).locator(".session-open").click();
+		await until(() => new URL(page.url()).searchParams.get("s") === sessionId || undefined, "the resumed session");
+		await see(rows(page, "user"), "hello");
+
+		await item(sessionId).getByTestId("rename-session").click();
+		await item(sessionId).getByTestId("rename-input").fill("Renamed in the browser");
+		await item(sessionId).getByTestId("rename-input").press("Enter");
+		await see(item(sessionId), "Renamed in the browser");
+		assert.equal(
+			(await api.call<{ session: { name?: string } }>("GET", `/api/pi/sessions/${sessionId}`)).body.session.name,
+			"Renamed in the browser",
+		);
+
+		const doomed = await newSession(page);
+		await item(doomed).getByTestId("delete-session").click();
+		await page.getByTestId("confirm-yes").click();
+		await item(doomed).waitFor({ state: "detached" });
+		assert.equal((await api.call("GET", `/api/pi/sessions/${doomed}`)).status, 404);
+	});
+
 	test("signing out ends the session cookie", async () => {
 		const cookie = (await context.cookies(serve.url)).find((c) => c.name === "pier_session");
 		assert.ok(cookie);
