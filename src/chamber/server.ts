@@ -140,17 +140,18 @@ const CSP = [
 
 function serveWebFile(c: Context, webDir: string): Response {
 	const root = resolve(webDir);
-	const wanted = normalize(join(root, decodeURIComponent(c.req.path)));
+	let path: string;
+	try {
+		path = decodeURIComponent(c.req.path);
+	} catch {
+		return c.text("bad path", 400);
+	}
+	const wanted = normalize(join(root, path));
 	const inside = wanted === root || wanted.startsWith(root + sep);
-	let file = inside && existsSync(wanted) && statSync(wanted).isFile() ? wanted : join(root, "index.html");
+	const file = inside && existsSync(wanted) && statSync(wanted).isFile() ? wanted : join(root, "index.html");
 	// Unknown asset paths are 404s; any other path is a client-side route and gets the app.
-	if (file !== wanted && extname(c.req.path) && !c.req.path.endsWith(".html")) {
-		return c.text("not found", 404);
-	}
-	if (!existsSync(file)) {
-		file = "";
-		return c.text("pier: the web app is not built (run npm run build)", 503);
-	}
+	if (file !== wanted && extname(path) && !path.endsWith(".html")) return c.text("not found", 404);
+	if (!existsSync(file)) return c.text("pier: the web app is not built (run npm run build)", 503);
 	const type = CONTENT_TYPES[extname(file)] ?? "application/octet-stream";
 	const headers: Record<string, string> = { "content-type": type };
 	if (type.startsWith("text/html")) {

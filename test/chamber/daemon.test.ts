@@ -96,3 +96,15 @@ test("an idle session is closed only when nothing would be lost, and reopens on 
 	assert.ok(chamber.chamber.liveSession(id), "the stream started it again");
 	reopened.close();
 });
+
+test("the web app's files: the app for client routes, 404 for unknown assets, nothing outside the folder", async () => {
+	const get = (path: string) => fetch(new URL(path, chamber.url));
+	const index = await get("/some/client/route");
+	assert.equal(index.status, 200);
+	assert.match(index.headers.get("content-security-policy") ?? "", /frame-ancestors 'none'/);
+	assert.match(await index.text(), /<div id="app"|<!doctype html>/i);
+	assert.equal((await get("/assets/missing-file.js")).status, 404);
+	assert.equal((await get("/%E0%A4%A")).status, 400);
+	const escape = await get("/..%2f..%2fpackage.json");
+	assert.ok(!(await escape.text()).includes('"name": "pier"'), "no file outside the web folder");
+});
