@@ -98,8 +98,29 @@ export class LiveSession {
 		this.unsubscribe = session.subscribe((event) => this.onAgentEvent(event));
 		for (const d of this.pier.diagnostics) if (d.type === "error") this.reportError(d.message, "start-up");
 		if (this.options.name) session.setSessionName(this.options.name);
+		// Replacing the session under a chamber session id is not supported yet: say so rather than pretend.
+		const unsupported = (what: string) => async () => {
+			this.reportError(`${what} is not available in the chamber yet; start another session from the list`, "chamber");
+			return { cancelled: true };
+		};
 		await session.bindExtensions({
 			uiContext: this.ui.context(),
+			commandContextActions: {
+				waitForIdle: () => session.agent.waitForIdle(),
+				navigateTree: async (targetId, options) => {
+					const result = await session.navigateTree(targetId, {
+						...(options?.summarize !== undefined ? { summarize: options.summarize } : {}),
+						...(options?.customInstructions ? { customInstructions: options.customInstructions } : {}),
+						...(options?.replaceInstructions !== undefined ? { replaceInstructions: options.replaceInstructions } : {}),
+						...(options?.label ? { label: options.label } : {}),
+					});
+					return { cancelled: result.cancelled };
+				},
+				reload: () => session.reload(),
+				newSession: unsupported("ctx.newSession()"),
+				fork: unsupported("ctx.fork()"),
+				switchSession: unsupported("ctx.switchSession()"),
+			},
 			onError: (e) => this.reportError(`${e.event}: ${e.error}`, extensionLabel(e.extensionPath)),
 		});
 		// A client that hydrated from the file (no commands, no model yet) catches up from these.

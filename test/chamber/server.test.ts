@@ -583,6 +583,16 @@ describe("pier serve over HTTP", () => {
 			"an answer after the error",
 		);
 		assert.ok((await view(id)).rows.some((r) => r.kind === "error" && /boom/.test(String(r.message))));
+		await run(id, "t-new-session");
+		const refused = await stream.waitFor(
+			resultRow((c) => "newSession" in c),
+			"ctx.newSession's answer",
+		);
+		assert.deepEqual((refused.payload.row as { content: unknown }).content, { newSession: { cancelled: true } });
+		await stream.waitFor(
+			(e) => e.event === "extension.error" && /newSession\(\) is not available/.test(String(e.payload.message)),
+			"why it was refused",
+		);
 		stream.close();
 	});
 
