@@ -333,9 +333,52 @@ describe("pier serve over HTTP", () => {
 		assert.equal(state.ui.widgets.w?.lines.length, 100);
 		assert.equal(state.ui.widgets.w?.lines[0]?.length, 2000);
 
+		await run(id, "t-big-cards");
+		await stream.waitFor(
+			(e) =>
+				e.event === "transcript.row" &&
+				(e.payload.row as { card?: { component?: string } }).card?.component === "markdown",
+			"the big cards",
+		);
+		type Card = {
+			id?: string;
+			title?: string;
+			component: string;
+			props: { items?: unknown[]; rows?: unknown[][]; body?: string };
+			actions: { label: string; args?: string; icon?: string; confirm?: string }[];
+		};
+		const cards = (await view(id)).rows.filter((r) => r.kind === "card").map((r) => r.card as Card);
+		const [badges, table, markdown] = cards.slice(-3) as [Card, Card, Card];
+		assert.equal(badges.id?.length, 128, "card id ≤ 128");
+		assert.equal(badges.title?.length, 256, "title ≤ 256");
+		assert.equal(badges.props.items?.length, 24, "badges ≤ 24");
+		assert.equal(badges.actions.length, 8, "actions ≤ 8");
+		const first = badges.actions[0]!;
+		assert.equal(first.label.length, 128, "action label ≤ 128");
+		assert.equal(first.args?.length, 2000, "args ≤ 2,000");
+		assert.doesNotMatch(first.args ?? "", /\u0007/, "control characters stripped");
+		assert.equal(first.icon, undefined, "an icon over 64 characters is dropped");
+		assert.equal(first.confirm?.length, 500, "confirm ≤ 500");
+		assert.equal(table.props.rows?.length, 200, "table rows ≤ 200");
+		assert.deepEqual(table.props.rows?.[0], ["r0", "b"], "cells cut to the column count");
+		assert.equal(markdown.props.body?.length, 50_000, "messages ≤ 50,000");
+
+		await run(id, "t-form-options");
+		await stream.waitFor(
+			(e) =>
+				e.event === "extension.error" &&
+				/20/.test(String(e.payload.message)) &&
+				/option/.test(String(e.payload.message)),
+			"21 options refused",
+		);
+
 		await run(id, "t-form-big");
 		const formError = await stream.waitFor(
-			(e) => e.event === "extension.error" && /form/.test(String(e.payload.message)),
+			(e) =>
+				e.event === "extension.error" &&
+				/form/.test(String(e.payload.message)) &&
+				/field/.test(String(e.payload.message)) &&
+				!/option/.test(String(e.payload.message)),
 			"13 form fields refused",
 		);
 		assert.match(String(formError.payload.message), /12/);
