@@ -105,6 +105,6 @@ test("the web app's files: the app for client routes, 404 for unknown assets, no
 	assert.match(await index.text(), /<div id="app"|<!doctype html>/i);
 	assert.equal((await get("/assets/missing-file.js")).status, 404);
 	assert.equal((await get("/%E0%A4%A")).status, 400);
-	const escape = await get("/..%2f..%2fpackage.json");
-	assert.ok(!(await escape.text()).includes('"name": "pier"'), "no file outside the web folder");
+	const traversal = await get("/..%2f..%2fpackage.json");
+	assert.ok(!(await traversal.text()).includes('"name": "pier"'), "no file outside the web folder");
 });

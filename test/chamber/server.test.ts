@@ -356,7 +356,7 @@ describe("pier serve over HTTP", () => {
 		const first = badges.actions[0]!;
 		assert.equal(first.label.length, 128, "action label ≤ 128");
 		assert.equal(first.args?.length, 2000, "args ≤ 2,000");
-		assert.doesNotMatch(first.args ?? "", /\u0007/, "control characters stripped");
+		assert.ok(!first.args?.includes("\u0007"), "control characters stripped");
 		assert.equal(first.icon, undefined, "an icon over 64 characters is dropped");
 		assert.equal(first.confirm?.length, 500, "confirm ≤ 500");
 		assert.equal(table.props.rows?.length, 200, "table rows ≤ 200");
