@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type AddressInfo, isIP } from "node:net";
-import { extname, join, normalize, resolve, sep } from "node:path";
+import { basename, extname, join, normalize, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
@@ -123,19 +123,31 @@ const CONTENT_TYPES: Record<string, string> = {
 	".woff2": "font/woff2",
 };
 
-/**
- * App surfaces are `srcdoc` frames, which inherit this policy: their inline scripts need 'unsafe-inline'.
- * The page itself never inserts unsanitised HTML; the frames' sandbox (opaque origin) is their boundary.
- */
+/** The app's page: its own scripts only; app surfaces are frames of the shell below. */
 const CSP = [
 	"default-src 'self'",
-	"script-src 'self' 'unsafe-inline'",
+	"script-src 'self'",
 	"style-src 'self' 'unsafe-inline'",
 	"img-src 'self' data:",
 	"connect-src 'self'",
+	"frame-src 'self'",
 	"frame-ancestors 'none'",
 	"base-uri 'none'",
 	"form-action 'self'",
+].join("; ");
+
+/**
+ * The app-surface shell (web/public/app-frame.html), inside a sandbox="allow-scripts" frame: inline scripts (the
+ * extension's) but no network at all, framed only by the chamber's own page.
+ */
+const APP_FRAME_CSP = [
+	"default-src 'none'",
+	"script-src 'unsafe-inline'",
+	"style-src 'unsafe-inline'",
+	"img-src data:",
+	"frame-ancestors 'self'",
+	"base-uri 'none'",
+	"form-action 'none'",
 ].join("; ");
 
 function serveWebFile(c: Context, webDir: string): Response {
@@ -155,7 +167,7 @@ function serveWebFile(c: Context, webDir: string): Response {
 	const type = CONTENT_TYPES[extname(file)] ?? "application/octet-stream";
 	const headers: Record<string, string> = { "content-type": type };
 	if (type.startsWith("text/html")) {
-		headers["content-security-policy"] = CSP;
+		headers["content-security-policy"] = basename(file) === "app-frame.html" ? APP_FRAME_CSP : CSP;
 		headers["cache-control"] = "no-cache";
 	} else if (file.includes(`${sep}assets${sep}`)) {
 		headers["cache-control"] = "public, max-age=31536000, immutable";

@@ -277,13 +277,23 @@ describe("the chamber in a browser", () => {
 			parentDocument: "blocked SecurityError",
 			storage: "blocked SecurityError",
 		});
+		// No network from the frame, and no inline script on the chamber's page.
+		const fetched = await frame.evaluate(`fetch("/api/auth/status").then(() => "fetched", () => "blocked")`);
+		assert.equal(fetched, "blocked");
+		const inline = await page.evaluate(`(() => {
+			const script = document.createElement("script");
+			script.textContent = "window.__inlineRan = true";
+			document.body.append(script);
+			return window.__inlineRan === true;
+		})()`);
+		assert.equal(inline, false, "the page's CSP refuses inline scripts");
 
 		// Forgeries: from the page itself (even with the frame's real token) and from the frame without it.
 		await page.evaluate(
 			`window.postMessage({ type: "pichamber.command", command: "demo-focus", args: "forged" }, "*")`,
 		);
-		const srcdoc = (await frameElement.getAttribute("srcdoc")) ?? "";
-		const token = /var T="([0-9a-f]+)"/.exec(srcdoc)?.[1];
+		const frameHtml = (await frame.evaluate("document.documentElement.outerHTML")) as string;
+		const token = /var T="([0-9a-f]+)"/.exec(frameHtml)?.[1];
 		assert.ok(token, "the frame document carries its token");
 		await page.evaluate(
 			`window.postMessage({ type: "pichamber.command", token: ${JSON.stringify(token)}, command: "demo-focus", args: "forged" }, "*")`,

@@ -1,11 +1,16 @@
 /**
  * App surfaces: extension HTML in a script-only sandbox. The iframe has an opaque origin (no
  * allow-same-origin), a CSP that forbids every network fetch, and one way out: a postMessage that the host
- * accepts only from that frame's window and with the random token minted for that mount.
+ * accepts only from that frame's window and with the random token minted for that mount. The frame loads a
+ * static shell with a CSP of its own and becomes the document the page posts to it, so the page's own CSP
+ * needs no inline scripts (a `srcdoc` frame would inherit the page's policy).
  */
 import { COMMAND_NAME } from "../../src/chamber/ui/descriptors.js";
 
 export const APP_SANDBOX = "allow-scripts";
+
+/** The frame shell (web/public/app-frame.html): it takes the app's document from its parent, once. */
+export const APP_FRAME_URL = "/app-frame.html";
 
 export const APP_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
 

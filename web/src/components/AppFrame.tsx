@@ -3,14 +3,15 @@
  * reloaded app can never reuse a token an earlier document saw.
  */
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { acceptAppMessage, APP_SANDBOX, buildAppDocument, mintToken } from "../app-frame.js";
+import { APP_FRAME_URL, APP_SANDBOX, acceptAppMessage, buildAppDocument, mintToken } from "../app-frame.js";
 import type { AppSurface } from "../types.js";
 import type { RunCommand } from "./ActionButton.js";
 
 export function AppFrame({ app, onCommand }: { app: AppSurface; onCommand: RunCommand }) {
 	const token = useMemo(() => mintToken(), [app.appId, app.html]);
-	const srcdoc = useMemo(() => buildAppDocument(app.html, token), [app.html, token]);
+	const doc = useMemo(() => buildAppDocument(app.html, token), [app.html, token]);
 	const frame = useRef<HTMLIFrameElement>(null);
+	const mounted = useRef<string | undefined>(undefined);
 	// Phones start with apps folded: an open one would take most of the screen from the transcript.
 	const [initiallyOpen] = useState(() => window.matchMedia("(min-width: 700px)").matches);
 	const run = useRef(onCommand);
@@ -36,7 +37,14 @@ export function AppFrame({ app, onCommand }: { app: AppSurface; onCommand: RunCo
 				data-app-id={app.appId}
 				title={app.title ?? app.appId}
 				sandbox={APP_SANDBOX}
-				srcdoc={srcdoc}
+				src={APP_FRAME_URL}
+				onLoad={() => {
+					// Once per mount: a later load is the app navigating its own frame, which gets nothing from us.
+					if (mounted.current === token) return;
+					mounted.current = token;
+					// The frame's origin is opaque, so "*" is the only target that reaches it.
+					frame.current?.contentWindow?.postMessage({ type: "pichamber.mount", html: doc }, "*");
+				}}
 				referrerpolicy="no-referrer"
 				allow=""
 			/>
