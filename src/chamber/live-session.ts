@@ -26,6 +26,15 @@ export interface OpenOptions {
 	onChange?: (summary: SessionSummary) => void;
 }
 
+/** The chamber's own slash commands (pi's terminal built-ins that make sense in a browser). */
+const CHAMBER_COMMANDS = {
+	compact: "Summarize the conversation so far to free context (optional: instructions)",
+	name: "Rename this session",
+	model: "Switch model: /model provider/id",
+	thinking: "Set the thinking level: /thinking off|minimal|low|medium|high|xhigh",
+} as const;
+type ChamberCommand = keyof typeof CHAMBER_COMMANDS;
+
 /** A failed operation with the HTTP status and code to report. */
 export class SessionError extends Error {
 	constructor(
@@ -37,7 +46,10 @@ export class SessionError extends Error {
 	}
 }
 
-type Persisting = Pick<SessionManager, "appendMessage" | "appendCustomEntry" | "appendCustomMessageEntry">;
+type Persisting = Pick<
+	SessionManager,
+	"appendMessage" | "appendCustomEntry" | "appendCustomMessageEntry" | "appendCompaction"
+>;
 
 export class LiveSession {
 	readonly channel: EventChannel;
@@ -170,7 +182,12 @@ export class LiveSession {
 				if (problem) this.reportError(problem, entry.customType);
 			}
 		};
-		for (const method of ["appendMessage", "appendCustomEntry", "appendCustomMessageEntry"] as const) {
+		for (const method of [
+			"appendMessage",
+			"appendCustomEntry",
+			"appendCustomMessageEntry",
+			"appendCompaction",
+		] as const) {
 			const original = (target[method] as (...args: unknown[]) => string).bind(manager);
 			(target as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
 				const id = original(...args);
@@ -274,11 +291,23 @@ export class LiveSession {
 	}
 
 	commands(): CommandView[] {
-		return this.session.extensionRunner.getRegisteredCommands().map((c) => ({
-			name: c.invocationName,
-			...(c.description ? { description: c.description } : {}),
-			source: "extension",
+		const own = Object.entries(CHAMBER_COMMANDS).map(([name, description]) => ({
+			name,
+			description,
+			source: "chamber",
 		}));
+		const taken = new Set(Object.keys(CHAMBER_COMMANDS));
+		const fromExtensions = this.session.extensionRunner
+			.getRegisteredCommands()
+			.filter((c) => !taken.has(c.invocationName));
+		return [
+			...own,
+			...fromExtensions.map((c) => ({
+				name: c.invocationName,
+				...(c.description ? { description: c.description } : {}),
+				source: "extension",
+			})),
+		];
 	}
 
 	view(): SessionView {
@@ -302,11 +331,43 @@ export class LiveSession {
 		work.catch((error: unknown) => this.reportError(`${what} failed: ${(error as Error).message ?? error}`, "chamber"));
 	}
 
-	prompt(text: string): void {
+	/**
+	 * A message for the agent, an extension command, or one of the chamber's own commands (pi's terminal has them
+	 * as built-ins; here they take the same precedence over extension commands).
+	 */
+	async prompt(text: string): Promise<void> {
+		const builtin = /^\/([a-z]+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+		const name = builtin?.[1];
+		if (name && name in CHAMBER_COMMANDS) return this.builtin(name as ChamberCommand, builtin?.[2]?.trim() ?? "");
 		if (this.session.isStreaming && !text.startsWith("/")) {
 			throw new SessionError(409, "busy", "the agent is running: steer it or queue a follow-up");
 		}
 		this.run(this.session.prompt(text, this.session.isStreaming ? { streamingBehavior: "followUp" } : {}), "prompt");
+	}
+
+	private async builtin(name: ChamberCommand, args: string): Promise<void> {
+		const needs = (what: string) => {
+			if (!args) throw new SessionError(422, "bad_request", `/${name} needs ${what}`);
+		};
+		switch (name) {
+			case "compact":
+				if (this.session.isStreaming) throw new SessionError(409, "busy", "wait for the agent before compacting");
+				this.run(
+					this.session.compact(args || undefined).then(() => undefined),
+					"/compact",
+				);
+				return;
+			case "name":
+				needs("a name");
+				this.rename(args);
+				return;
+			case "model":
+				needs("a model (provider/id)");
+				return this.setModel(args);
+			case "thinking":
+				needs(`a level (${this.session.getAvailableThinkingLevels().join(", ")})`);
+				return this.setThinkingLevel(args);
+		}
 	}
 
 	steer(text: string): void {
@@ -322,14 +383,14 @@ export class LiveSession {
 	}
 
 	/** `/command args` through the prompt path, for registered commands with a valid name only. */
-	command(name: string, args: string | undefined): void {
+	async command(name: string, args: string | undefined): Promise<void> {
 		if (!COMMAND_NAME.test(name)) {
 			throw new SessionError(422, "bad_command", `"${name}" is not a command name ([A-Za-z0-9][A-Za-z0-9:_-]{0,127})`);
 		}
 		if (!this.commands().some((c) => c.name === name)) {
 			throw new SessionError(404, "unknown_command", `this session has no command /${name}`);
 		}
-		this.run(this.session.prompt(args ? `/${name} ${args}` : `/${name}`), `/${name}`);
+		await this.prompt(args ? `/${name} ${args}` : `/${name}`);
 	}
 
 	async setModel(ref: string): Promise<void> {

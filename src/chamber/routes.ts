@@ -72,14 +72,17 @@ export function piRoutes(chamber: Chamber): Hono {
 	});
 
 	for (const [path, run] of [
-		["prompt", (s, text) => s.prompt(text)],
+		["prompt", async (s, text) => s.prompt(text)],
 		["steer", (s, text) => s.steer(text)],
 		["follow-up", (s, text) => s.followUp(text)],
-	] as const satisfies readonly (readonly [string, (s: Awaited<ReturnType<Chamber["get"]>>, t: string) => void])[]) {
+	] as const satisfies readonly (readonly [
+		string,
+		(s: Awaited<ReturnType<Chamber["get"]>>, t: string) => void | Promise<void>,
+	])[]) {
 		app.post(`/sessions/:id/${path}`, async (c) => {
 			const b = await body(c, Bodies.text);
 			if (b instanceof Response) return b;
-			run(await chamber.get(c.req.param("id")), b.text);
+			await run(await chamber.get(c.req.param("id")), b.text);
 			return c.json({ ok: true }, 202);
 		});
 	}
@@ -92,7 +95,7 @@ export function piRoutes(chamber: Chamber): Hono {
 	app.post("/sessions/:id/command", async (c) => {
 		const b = await body(c, Bodies.command);
 		if (b instanceof Response) return b;
-		(await chamber.get(c.req.param("id"))).command(b.command, b.args);
+		await (await chamber.get(c.req.param("id"))).command(b.command, b.args);
 		return c.json({ ok: true }, 202);
 	});
 

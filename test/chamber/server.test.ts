@@ -213,6 +213,45 @@ describe("pier serve over HTTP", () => {
 		stream.close();
 	});
 
+	test("the chamber's own slash commands: /name, /model, /thinking, /compact", async () => {
+		const { id, stream } = await newSession();
+		const commands = (await view(id)).commands as unknown as { name: string; source: string }[];
+		for (const name of ["compact", "name", "model", "thinking"]) {
+			assert.ok(
+				commands.some((c) => c.name === name && c.source === "chamber"),
+				name,
+			);
+		}
+		const prompt = (text: string) =>
+			api.call<{ error?: { message: string } }>("POST", `/api/pi/sessions/${id}/prompt`, { text });
+		assert.equal((await prompt("/name Named by slash")).status, 202);
+		assert.equal((await view(id)).session.name, "Named by slash");
+		assert.equal((await prompt("/model pier/demo")).status, 202);
+		const badModel = await prompt("/model nowhere/none");
+		assert.equal(badModel.status, 422);
+		assert.match(badModel.body.error!.message, /unknown model/);
+		assert.equal((await prompt("/thinking")).status, 422);
+
+		await prompt("hello");
+		await stream.waitFor((e) => e.event === "session.state" && e.payload.streaming === false, "an answer");
+		await prompt("and again");
+		const second = await stream.waitFor(
+			(e) => e.event === "transcript.row" && (e.payload.row as { text?: string }).text === "and again",
+			"the second prompt",
+		);
+		await stream.waitFor(
+			(e) => e.event === "session.state" && e.payload.streaming === false && e.seq > second.seq,
+			"the second answer",
+		);
+		assert.equal((await prompt("/compact keep it short")).status, 202);
+		const compaction = await stream.waitFor(
+			(e) => e.event === "transcript.row" && (e.payload.row as { customType?: string }).customType === "compaction",
+			"the compaction summary",
+		);
+		assert.ok(String((compaction.payload.row as { content: unknown }).content).length > 0);
+		stream.close();
+	});
+
 	test("bodies are validated and errors are JSON with a code", async () => {
 		const { id, stream } = await newSession();
 		const bad = await api.call<{ error: { code: string; message: string } }>("POST", `/api/pi/sessions/${id}/prompt`, {
