@@ -31,7 +31,7 @@ async function body<S extends TSchema>(c: Context, schema: S): Promise<Static<S>
 	return jsonError(c, 400, "bad_request", `${where}: ${first?.message ?? "invalid"}`);
 }
 
-function failure(c: Context, error: unknown): Response {
+export function failure(c: Context, error: unknown): Response {
 	if (error instanceof SessionError)
 		return jsonError(c, error.status as ContentfulStatusCode, error.code, error.message);
 	const message = (error as Error)?.message ?? String(error);

@@ -17,7 +17,7 @@ import { Chamber, type ChamberOptions } from "./chamber.js";
 import type { EventChannel } from "./events/channel.js";
 import { SseClient } from "./events/sse.js";
 import { jsonError } from "./http-errors.js";
-import { piRoutes } from "./routes.js";
+import { failure, piRoutes } from "./routes.js";
 
 export interface ChamberServerOptions extends ChamberOptions {
 	/** Stored (as a scrypt hash) when given; an existing hash stays otherwise. */
@@ -40,6 +40,7 @@ export async function chamberApp(options: ChamberServerOptions) {
 	const heartbeats = new Set<NodeJS.Timeout>();
 
 	const app = new Hono<AuthEnv & { Bindings: NodeBindings }>();
+	app.onError((error, c) => failure(c, error));
 	// On loopback, only loopback names may address the daemon: a page whose DNS name was rebound to 127.0.0.1
 	// would otherwise be same-origin with it.
 	let allowedHosts: Set<string> | undefined;

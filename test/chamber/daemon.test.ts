@@ -108,3 +108,11 @@ test("the web app's files: the app for client routes, 404 for unknown assets, no
 	const traversal = await get("/..%2f..%2fpackage.json");
 	assert.ok(!(await traversal.text()).includes('"name": "pier"'), "no file outside the web folder");
 });
+
+test("the event stream of an unknown session is a JSON 404, like every other route", async () => {
+	const reply = await fetch(new URL("/api/pi/events?session=no-such-session", chamber.url), {
+		headers: { authorization: `Bearer ${api.bearer}` },
+	});
+	assert.equal(reply.status, 404);
+	assert.equal(((await reply.json()) as { error: { code: string } }).error.code, "not_found");
+});
