@@ -96,3 +96,57 @@ test("a client that stops reading is cut off once 1 MiB waits, and the daemon's 
 	assert.ok(closed, "its connection was closed");
 	server.close();
 });
+
+test("one frame larger than the bound (a big snapshot) may drain; frames piling up behind it may not", async () => {
+	const server = createServer();
+	const clients: SseClient[] = [];
+	server.on("request", (_req, res) => clients.push(new SseClient(res)));
+	await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+	const { port } = server.address() as AddressInfo;
+	const connect = () =>
+		new Promise<{ pause: () => void; resume: () => void; received: () => number; closed: () => boolean }>((done) => {
+			let bytes = 0;
+			let ended = false;
+			const req = request({ host: "127.0.0.1", port, path: "/" }, (res) => {
+				res.on("data", (chunk: Buffer) => {
+					bytes += chunk.length;
+				});
+				res.on("close", () => {
+					ended = true;
+				});
+				res.pause();
+				done({ pause: () => res.pause(), resume: () => res.resume(), received: () => bytes, closed: () => ended });
+			});
+			req.on("error", () => {
+				ended = true;
+			});
+			req.end();
+		});
+	try {
+		const reader = await connect();
+		const client = clients[0]!;
+		const snapshot = `data: ${"s".repeat(3 * CLIENT_BUFFER_BYTES)}\n\n`;
+		assert.ok(client.write(snapshot), "the snapshot is accepted");
+		for (let i = 0; i < 5; i++) assert.ok(client.write(`data: small ${i}\n\n`), "small frames behind it too");
+		reader.resume();
+		for (let i = 0; i < 200 && reader.received() < snapshot.length; i++) await new Promise((r) => setTimeout(r, 10));
+		assert.ok(reader.received() >= snapshot.length, "the reader got the whole snapshot");
+		assert.ok(!client.isClosed);
+
+		// A second client that never reads: two oversized frames in a row do not both get a pass.
+		const stuck = await connect();
+		const second = clients[1]!;
+		second.write(snapshot);
+		second.write(snapshot);
+		let dropped = false;
+		for (let i = 0; i < 50 && !dropped; i++) {
+			dropped = !second.write(`data: more ${i}\n\n`);
+			await new Promise((r) => setTimeout(r, 5));
+		}
+		assert.ok(dropped, "the stuck client was cut off");
+		assert.ok(stuck.received() < 2 * snapshot.length);
+	} finally {
+		server.close();
+		server.closeAllConnections();
+	}
+});
