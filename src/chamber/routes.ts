@@ -11,6 +11,7 @@ import { availableModels } from "../agent/session-factory.js";
 import type { Chamber } from "./chamber.js";
 import { jsonError } from "./http-errors.js";
 import { SessionError } from "./live-session.js";
+import { latestRows, pageOf } from "./transcript.js";
 import { Bodies, type ModelView } from "./wire.js";
 
 const validators = new Map<TSchema, ReturnType<typeof Compile>>();
@@ -30,6 +31,15 @@ async function body<S extends TSchema>(c: Context, schema: S): Promise<Static<S>
 	const where = first?.instancePath || "body";
 	return jsonError(c, 400, "bad_request", `${where}: ${first?.message ?? "invalid"}`);
 }
+
+/** `rows=N` / `limit=N`: a positive count, or absent for everything; `null` when it is neither. */
+export function rowLimit(value: string | undefined): number | undefined | null {
+	if (value === undefined) return undefined;
+	const n = Number(value);
+	return Number.isInteger(n) && n > 0 && n <= 100_000 ? n : null;
+}
+
+export const BAD_ROW_LIMIT = "rows/limit must be a whole number from 1 to 100000";
 
 export function failure(c: Context, error: unknown): Response {
 	if (error instanceof SessionError)
@@ -58,7 +68,19 @@ export function piRoutes(chamber: Chamber): Hono {
 		return c.json({ session: session.summary() }, 201);
 	});
 
-	app.get("/sessions/:id", async (c) => c.json(await chamber.view(c.req.param("id"))));
+	app.get("/sessions/:id", async (c) => {
+		const limit = rowLimit(c.req.query("rows"));
+		if (limit === null) return jsonError(c, 400, "bad_request", BAD_ROW_LIMIT);
+		return c.json(latestRows(await chamber.view(c.req.param("id")), limit));
+	});
+
+	app.get("/sessions/:id/rows", async (c) => {
+		const limit = rowLimit(c.req.query("limit"));
+		if (limit === null) return jsonError(c, 400, "bad_request", BAD_ROW_LIMIT);
+		const { rows } = await chamber.view(c.req.param("id"));
+		const before = c.req.query("before");
+		return c.json(pageOf(rows, { ...(limit !== undefined ? { limit } : {}), ...(before ? { before } : {}) }));
+	});
 
 	app.patch("/sessions/:id", async (c) => {
 		const b = await body(c, Bodies.rename);

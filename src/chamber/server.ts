@@ -17,7 +17,8 @@ import { Chamber, type ChamberOptions } from "./chamber.js";
 import type { EventChannel } from "./events/channel.js";
 import { SseClient } from "./events/sse.js";
 import { jsonError } from "./http-errors.js";
-import { failure, piRoutes } from "./routes.js";
+import { BAD_ROW_LIMIT, failure, piRoutes, rowLimit } from "./routes.js";
+import { latestRows } from "./transcript.js";
 
 export interface ChamberServerOptions extends ChamberOptions {
 	/** Stored (as a scrypt hash) when given; an existing hash stays otherwise. */
@@ -88,8 +89,10 @@ export async function chamberApp(options: ChamberServerOptions) {
 	app.get("/api/pi/events", async (c) => {
 		const id = c.req.query("session");
 		if (!id) return stream(c, chamber.events);
+		const limit = rowLimit(c.req.query("rows"));
+		if (limit === null) return jsonError(c, 400, "bad_request", BAD_ROW_LIMIT);
 		const session = await chamber.get(id);
-		return stream(c, session.channel, (() => session.view()) as () => never);
+		return stream(c, session.channel, (() => latestRows(session.view(), limit)) as () => never);
 	});
 	app.route("/api/pi", piRoutes(chamber));
 	app.all("/api/*", (c) => jsonError(c, 404, "not_found", `no route ${c.req.method} ${c.req.path}`));

@@ -141,3 +141,27 @@ export function rowsOf(entries: readonly SessionEntry[]): TranscriptRow[] {
 	}
 	return rows;
 }
+
+/**
+ * A page of rows: the last `limit` rows (all when no limit), or the last `limit` before the row `before`.
+ * `olderRows` counts what remains before the page.
+ */
+export function pageOf(
+	rows: readonly TranscriptRow[],
+	{ limit, before }: { limit?: number; before?: string },
+): { rows: TranscriptRow[]; olderRows: number } {
+	let end = rows.length;
+	if (before !== undefined) {
+		const at = rows.findIndex((r) => r.id === before);
+		end = at < 0 ? 0 : at;
+	}
+	const start = limit === undefined ? 0 : Math.max(0, end - limit);
+	return { rows: rows.slice(start, end), olderRows: start };
+}
+
+/** A view with only its latest `limit` rows (unchanged without a limit). */
+export function latestRows<V extends { rows: TranscriptRow[]; olderRows?: number }>(view: V, limit?: number): V {
+	if (limit === undefined || view.rows.length <= limit) return view;
+	const page = pageOf(view.rows, { limit });
+	return { ...view, rows: page.rows, olderRows: page.olderRows };
+}

@@ -155,6 +155,8 @@ export interface SessionView {
 	streaming: boolean;
 	/** The last event sequence this view already includes: subscribe with `since=seq`. */
 	seq: number;
+	/** Rows before `rows[0]` left out because the client asked for the latest `rows=N` only. */
+	olderRows?: number;
 }
 
 export interface ModelView {

@@ -419,6 +419,21 @@ describe("the chamber in a browser", () => {
 		);
 	});
 
+	test("a long transcript opens with its latest rows and shows earlier ones on demand", async () => {
+		const id = await newSession(page);
+		await send(page, "/t-rows 310");
+		await until(async () => ((await rows(page).count()) === 310 ? true : undefined), "310 rows, live");
+		await page.reload();
+		await see(page.getByTestId("older-rows"), "(10)");
+		assert.equal(await rows(page).count(), 300, "the latest 300 first");
+		await page.getByTestId("older-rows").click();
+		await until(async () => ((await rows(page).count()) === 310 ? true : undefined), "all 310 rows");
+		assert.equal(await page.getByTestId("older-rows").count(), 0);
+		const shown = await rows(page).evaluateAll((els) => els.map((el) => el.getAttribute("data-row-id")));
+		const daemon = (await api.call<View>("GET", `/api/pi/sessions/${id}`)).body.rows.map((r) => r.id);
+		assert.deepEqual(shown, daemon, "the same rows in the same order as the daemon");
+	});
+
 	test("sessions are resumed, renamed and deleted from the list", async () => {
 		const item = (id: string) => page.locator(`[data-testid="session-item"][data-session-id="${id}"]`);
 		// Resume the first session (the trusted project's is open now): its transcript comes back.

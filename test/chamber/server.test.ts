@@ -252,6 +252,44 @@ describe("pier serve over HTTP", () => {
 		stream.close();
 	});
 
+	test("big transcripts page: the latest rows first, earlier pages on demand, snapshots too", async () => {
+		const { id, stream } = await newSession();
+		await run(id, "t-rows", "25");
+		await stream.waitFor(
+			(e) => e.event === "transcript.row" && (e.payload.row as { content?: { n?: number } }).content?.n === 25,
+			"25 rows",
+		);
+		const all = (await view(id)).rows.map((r) => r.id);
+		assert.equal(all.length, 25);
+		const latest = await api.call<View & { olderRows?: number }>("GET", `/api/pi/sessions/${id}?rows=10`);
+		assert.deepEqual(
+			latest.body.rows.map((r) => r.id),
+			all.slice(15),
+		);
+		assert.equal(latest.body.olderRows, 15);
+		const page = await api.call<{ rows: { id: string }[]; olderRows: number }>(
+			"GET",
+			`/api/pi/sessions/${id}/rows?before=${all[15]}&limit=10`,
+		);
+		assert.deepEqual(
+			page.body.rows.map((r) => r.id),
+			all.slice(5, 15),
+		);
+		assert.equal(page.body.olderRows, 5);
+		assert.equal((await api.call("GET", `/api/pi/sessions/${id}?rows=0`)).status, 400);
+		assert.equal((await view(id)).rows.length, 25, "without rows=N, the whole transcript");
+
+		const paged = api.events(`session=${id}&rows=3`);
+		const snapshot = await paged.waitFor((e) => e.event === "session.snapshot", "a paged snapshot");
+		assert.deepEqual(
+			(snapshot.payload as unknown as View).rows.map((r) => r.id),
+			all.slice(22),
+		);
+		assert.equal((snapshot.payload as unknown as { olderRows: number }).olderRows, 22);
+		paged.close();
+		stream.close();
+	});
+
 	test("bodies are validated and errors are JSON with a code", async () => {
 		const { id, stream } = await newSession();
 		const bad = await api.call<{ error: { code: string; message: string } }>("POST", `/api/pi/sessions/${id}/prompt`, {

@@ -2,7 +2,7 @@
  * The chamber's HTTP API as typed calls. Every error becomes an `ApiError` carrying the server's code, so
  * components branch on `code` ("busy", "trust_required", …) instead of parsing bodies.
  */
-import type { DialogAnswer, ModelView, SessionSummary, SessionView, UiSettings } from "./types.js";
+import type { DialogAnswer, ModelView, SessionSummary, SessionView, TranscriptRow, UiSettings } from "./types.js";
 
 export class ApiError extends Error {
 	constructor(
@@ -69,7 +69,13 @@ export const api = {
 	listSessions: () => request<{ sessions: SessionSummary[] }>("GET", "/api/pi/sessions"),
 	createSession: (body: { cwd?: string; name?: string; approve?: boolean }) =>
 		request<{ session: SessionSummary }>("POST", "/api/pi/sessions", body),
-	getSession: (id: string) => request<SessionView>("GET", session(id)),
+	getSession: (id: string, rows?: number) =>
+		request<SessionView>("GET", rows === undefined ? session(id) : `${session(id)}?rows=${rows}`),
+	olderRows: (id: string, before: string, limit: number) =>
+		request<{ rows: TranscriptRow[]; olderRows: number }>(
+			"GET",
+			`${session(id)}/rows?before=${enc(before)}&limit=${limit}`,
+		),
 	renameSession: (id: string, name: string) => request<{ session: SessionSummary }>("PATCH", session(id), { name }),
 	deleteSession: (id: string) => request<{ ok: true }>("DELETE", session(id)),
 

@@ -34,7 +34,9 @@ export type SessionAction =
 	| { type: "event"; env: AnyEnvelope }
 	/** The answer of a PUT that may or may not be echoed as an event. */
 	| { type: "model"; model?: string; thinkingLevel?: string }
-	| { type: "reset"; view: SessionView };
+	| { type: "reset"; view: SessionView }
+	/** A page of earlier rows, fetched when the user scrolls back. */
+	| { type: "older"; rows: TranscriptRow[]; olderRows: number };
 
 export function initSessionState(view: SessionView): SessionState {
 	return { view, lastSeq: view.seq, drafts: [], tools: [], editorRevision: 0 };
@@ -52,6 +54,11 @@ export function reduceSession(state: SessionState, action: SessionAction): Sessi
 		}
 		case "event":
 			return applyEvent(state, action.env);
+		case "older": {
+			const known = new Set(state.view.rows.map((r) => r.id));
+			const rows = [...action.rows.filter((r) => !known.has(r.id)), ...state.view.rows];
+			return { ...state, view: { ...state.view, rows, olderRows: action.olderRows } };
+		}
 	}
 }
 

@@ -45,6 +45,8 @@ export interface StreamOptions {
 	sessionId?: string;
 	/** The last sequence the caller already has (a SessionView's `seq`). */
 	since?: number;
+	/** Snapshots carry only the latest this many rows (older ones are fetched on demand). */
+	rows?: number;
 	/**
 	 * Drop events at or below the last sequence seen. Off for the daemon stream: its events are idempotent
 	 * and its numbering restarts with the daemon, so deduplicating could swallow every later change.
@@ -101,6 +103,7 @@ export class EventStream {
 		const params = new URLSearchParams();
 		if (this.opts.sessionId) params.set("session", this.opts.sessionId);
 		if (this.lastSeq !== undefined) params.set("since", String(this.lastSeq));
+		if (this.opts.rows !== undefined) params.set("rows", String(this.opts.rows));
 		const query = params.toString();
 		return query ? `/api/pi/events?${query}` : "/api/pi/events";
 	}

@@ -35,6 +35,9 @@ interface ScreenProps {
 	onUnauthorized: () => void;
 }
 
+/** Rows loaded at first and per "show earlier" page: big sessions stay light on a phone. */
+export const ROWS_PAGE = 300;
+
 export function SessionScreen(props: ScreenProps) {
 	const { sessionId, onHeader } = props;
 	const [view, setView] = useState<SessionView | undefined>();
@@ -44,7 +47,7 @@ export function SessionScreen(props: ScreenProps) {
 		let live = true;
 		setView(undefined);
 		setError(undefined);
-		api.getSession(sessionId).then(
+		api.getSession(sessionId, ROWS_PAGE).then(
 			(v) => live && setView(v),
 			(err) => {
 				if (!live) return;
@@ -87,6 +90,7 @@ function LiveSession({
 		const stream: EventStream = new EventStream({
 			sessionId,
 			since: since.current,
+			rows: ROWS_PAGE,
 			onEvent: (env) => {
 				dispatch({ type: "event", env });
 				if (env.event === "extension.notify") toast(env.payload.message, env.payload.level);
@@ -96,7 +100,7 @@ function LiveSession({
 			onResync: () => {
 				stream.close();
 				api
-					.getSession(sessionId)
+					.getSession(sessionId, ROWS_PAGE)
 					.then((fresh) => {
 						since.current = fresh.seq;
 						dispatch({ type: "reset", view: fresh });
@@ -172,7 +176,20 @@ function LiveSession({
 
 	return (
 		<div class="session">
-			<Transcript state={state} onCommand={run} />
+			<Transcript
+				state={state}
+				onCommand={run}
+				onShowEarlier={async () => {
+					const first = state.view.rows[0];
+					if (!first) return;
+					try {
+						const page = await api.olderRows(sessionId, first.id, ROWS_PAGE);
+						dispatch({ type: "older", rows: page.rows, olderRows: page.olderRows });
+					} catch (err) {
+						toast(`Could not load earlier messages: ${describeError(err)}`, "error");
+					}
+				}}
+			/>
 			<div class="dock">
 				<AppDock apps={view.ui.apps} onCommand={run} />
 				<PanelDock panels={view.ui.panels} onCommand={run} />

@@ -14,7 +14,14 @@ type ToolResultRow = Extract<TranscriptRow, { kind: "tool_result" }>;
 /** Within this many pixels of the bottom the view follows new content; further up the reader is reading. */
 const STICK_PX = 80;
 
-export function Transcript({ state, onCommand }: { state: SessionState; onCommand: RunCommand }) {
+interface TranscriptProps {
+	state: SessionState;
+	onCommand: RunCommand;
+	/** Fetches the page of rows before the first one shown. */
+	onShowEarlier?: () => Promise<void>;
+}
+
+export function Transcript({ state, onCommand, onShowEarlier }: TranscriptProps) {
 	const { rows } = state.view;
 	const results = useMemo(() => {
 		const map = new Map<string, ToolResultRow>();
@@ -31,10 +38,22 @@ export function Transcript({ state, onCommand }: { state: SessionState; onComman
 
 	const ref = useRef<HTMLDivElement>(null);
 	const stick = useRef(true);
+	/** Distance from the bottom to keep while earlier rows are prepended, so the reader's place holds. */
+	const keepFromBottom = useRef<number | undefined>(undefined);
 	useLayoutEffect(() => {
 		const el = ref.current;
-		if (el && stick.current) el.scrollTop = el.scrollHeight;
+		if (!el) return;
+		if (keepFromBottom.current !== undefined) {
+			el.scrollTop = el.scrollHeight - keepFromBottom.current;
+			keepFromBottom.current = undefined;
+		} else if (stick.current) el.scrollTop = el.scrollHeight;
 	});
+	const older = state.view.olderRows ?? 0;
+	const showEarlier = async () => {
+		const el = ref.current;
+		if (el) keepFromBottom.current = el.scrollHeight - el.scrollTop;
+		await onShowEarlier?.();
+	};
 
 	return (
 		<div
@@ -46,6 +65,11 @@ export function Transcript({ state, onCommand }: { state: SessionState; onComman
 				stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
 			}}
 		>
+			{older > 0 && onShowEarlier && (
+				<button type="button" class="show-earlier" data-testid="older-rows" onClick={() => void showEarlier()}>
+					Show earlier messages ({older})
+				</button>
+			)}
 			{rows.length === 0 && state.drafts.length === 0 && <p class="empty">No messages yet. Say something below.</p>}
 			{rows.map((row) => (
 				<Row key={row.id} row={row} live={live} results={results} onCommand={onCommand} />
