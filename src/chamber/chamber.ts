@@ -212,6 +212,12 @@ export class Chamber {
 			...(this.options.replay ? { replay: this.options.replay } : {}),
 			onChange: (summary: SessionSummary) =>
 				this.events.publish("sessions.changed", { reason: "updated", id: summary.id, session: summary }),
+			onReplaced: (previousId: string, session: LiveSession) => {
+				this.live.delete(previousId);
+				this.adopt(session);
+				this.events.publish("sessions.changed", { reason: "created", id: session.id, session: session.summary() });
+				this.events.publish("sessions.changed", { reason: "updated", id: previousId });
+			},
 		};
 	}
 

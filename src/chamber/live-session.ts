@@ -24,6 +24,8 @@ export interface OpenOptions {
 	replay?: { maxEvents?: number; maxBytes?: number };
 	/** The daemon hears about renames and state changes to keep its list fresh. */
 	onChange?: (summary: SessionSummary) => void;
+	/** An extension replaced the session (new, fork, switch): the chamber re-keys it. */
+	onReplaced?: (previousId: string, session: LiveSession) => void;
 }
 
 /** The chamber's own slash commands (pi's terminal built-ins that make sense in a browser). */
@@ -52,7 +54,8 @@ type Persisting = Pick<
 >;
 
 export class LiveSession {
-	readonly channel: EventChannel;
+	/** The stream of the pi session this chamber session currently runs (it changes when the session is replaced). */
+	channel: EventChannel;
 	readonly ui: SessionUi;
 	private draftId: string | undefined;
 	private drafts = 0;
@@ -100,21 +103,31 @@ export class LiveSession {
 	}
 
 	private async start(): Promise<void> {
+		this.attach();
+		for (const d of this.pier.diagnostics) if (d.type === "error") this.reportError(d.message, "start-up");
+		if (this.options.name) this.session.setSessionName(this.options.name);
+		// ctx.newSession(), fork() and switchSession() replace the runtime's session; pi calls this afterwards.
+		this.pier.runtime.setRebindSession(() => this.replaced());
+		await this.bind();
+	}
+
+	/** Follows the runtime's current pi session: its entries feed the dock and the transcript, its events the stream. */
+	private attach(): void {
 		const { session } = this;
 		const manager = session.sessionManager;
 		// Panels and apps outlive the daemon: they are rebuilt from the entries that created them.
+		this.ui.resetEntries();
 		for (const entry of manager.getEntries()) {
 			if (entry.type === "custom") this.ui.applyEntry(entry.customType, entry.data, false);
 		}
 		this.observePersistence(manager);
+		this.unsubscribe?.();
 		this.unsubscribe = session.subscribe((event) => this.onAgentEvent(event));
-		for (const d of this.pier.diagnostics) if (d.type === "error") this.reportError(d.message, "start-up");
-		if (this.options.name) session.setSessionName(this.options.name);
-		// Replacing the session under a chamber session id is not supported yet: say so rather than pretend.
-		const unsupported = (what: string) => async () => {
-			this.reportError(`${what} is not available in the chamber yet; start another session from the list`, "chamber");
-			return { cancelled: true };
-		};
+	}
+
+	private async bind(): Promise<void> {
+		const { session } = this;
+		const runtime = this.pier.runtime;
 		await session.bindExtensions({
 			uiContext: this.ui.context(),
 			commandContextActions: {
@@ -129,15 +142,32 @@ export class LiveSession {
 					return { cancelled: result.cancelled };
 				},
 				reload: () => session.reload(),
-				newSession: unsupported("ctx.newSession()"),
-				fork: unsupported("ctx.fork()"),
-				switchSession: unsupported("ctx.switchSession()"),
+				newSession: (options) => runtime.newSession(options),
+				fork: async (entryId, options) => ({ cancelled: (await runtime.fork(entryId, options)).cancelled }),
+				switchSession: (path, options) => runtime.switchSession(path, options),
 			},
 			onError: (e) => this.reportError(`${e.event}: ${e.error}`, extensionLabel(e.extensionPath)),
 		});
 		// A client that hydrated from the file (no commands, no model yet) catches up from these.
 		this.publish("session.commands", { commands: this.commands() });
 		this.publishModel();
+	}
+
+	/**
+	 * The runtime now runs another pi session (an extension called ctx.newSession, fork or switchSession). The
+	 * chamber session follows it under the new id: clients of the old stream are told where it went.
+	 */
+	private async replaced(): Promise<void> {
+		const previous = this.channel;
+		const id = this.session.sessionId;
+		if (id === previous.sessionId) return;
+		previous.publish("session.replaced", { id });
+		previous.detachAll();
+		this.channel = new EventChannel(id, this.options.replay, RUN_SEQUENCE_BASE);
+		this.draftId = undefined;
+		this.attach();
+		await this.bind();
+		this.options.onReplaced?.(previous.sessionId, this);
 	}
 
 	/** When the session last did or was asked anything (Date.now()). */

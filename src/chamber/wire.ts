@@ -184,6 +184,8 @@ export interface EventPayloads {
 	"session.info": { session: SessionSummary };
 	"session.model": { model?: string; thinkingLevel: string };
 	"session.commands": { commands: CommandView[] };
+	/** An extension moved this chamber session to another pi session (new, fork, switch): follow `id`. */
+	"session.replaced": { id: string };
 	"sessions.changed": {
 		reason: "created" | "renamed" | "deleted" | "updated";
 		id: string;

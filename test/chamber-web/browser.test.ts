@@ -434,6 +434,19 @@ describe("the chamber in a browser", () => {
 		assert.deepEqual(shown, daemon, "the same rows in the same order as the daemon");
 	});
 
+	test("when an extension starts a new pi session, the page follows it", async () => {
+		const before = await newSession(page);
+		await send(page, "/t-new-session");
+		const after = await until(() => {
+			const now = new URL(page.url()).searchParams.get("s");
+			return now && now !== before ? now : undefined;
+		}, "the page on the new session");
+		await page.locator(`[data-testid="session-item"][data-session-id="${after}"]`).waitFor({ state: "attached" });
+		await see(page.getByTestId("connection-state"), /^live$/);
+		await send(page, "hello again");
+		await see(rows(page, "assistant"), "offline demo model");
+	});
+
 	test("sessions are resumed, renamed and deleted from the list", async () => {
 		const item = (id: string) => page.locator(`[data-testid="session-item"][data-session-id="${id}"]`);
 		// Resume the first session (the trusted project's is open now): its transcript comes back.

@@ -290,6 +290,34 @@ describe("pier serve over HTTP", () => {
 		stream.close();
 	});
 
+	test("an extension's ctx.newSession() moves the chamber session to the new pi session", async () => {
+		const daemon = api.events("");
+		assert.equal(await daemon.ready, 200);
+		const { id, stream } = await newSession();
+		await api.call("POST", `/api/pi/sessions/${id}/prompt`, { text: "before the switch" });
+		await stream.waitFor((e) => e.event === "session.state" && e.payload.streaming === false, "an answer");
+		await run(id, "t-new-session");
+		const moved = await stream.waitFor((e) => e.event === "session.replaced", "where the session went");
+		const next = String(moved.payload.id);
+		assert.notEqual(next, id);
+		await daemon.waitFor((e) => e.event === "sessions.changed" && e.payload.id === next, "the new session listed");
+
+		const fresh = api.events(`session=${next}`);
+		await fresh.waitFor((e) => e.event === "session.snapshot", "the new session's stream");
+		await api.call("POST", `/api/pi/sessions/${next}/prompt`, { text: "after the switch" });
+		await fresh.waitFor(
+			(e) => e.event === "transcript.row" && (e.payload.row as { kind: string }).kind === "assistant",
+			"an answer in the new session",
+		);
+		const rowsNext = (await view(next)).rows.filter((r) => r.kind === "user").map((r) => r.text);
+		assert.deepEqual(rowsNext, ["after the switch"], "a fresh transcript");
+		const rowsOld = (await view(id)).rows.filter((r) => r.kind === "user").map((r) => r.text);
+		assert.deepEqual(rowsOld, ["before the switch"], "the old session is still there, from its file");
+		fresh.close();
+		stream.close();
+		daemon.close();
+	});
+
 	test("bodies are validated and errors are JSON with a code", async () => {
 		const { id, stream } = await newSession();
 		const bad = await api.call<{ error: { code: string; message: string } }>("POST", `/api/pi/sessions/${id}/prompt`, {
@@ -703,16 +731,7 @@ describe("pier serve over HTTP", () => {
 			"an answer after the error",
 		);
 		assert.ok((await view(id)).rows.some((r) => r.kind === "error" && /boom/.test(String(r.message))));
-		await run(id, "t-new-session");
-		const refused = await stream.waitFor(
-			resultRow((c) => "newSession" in c),
-			"ctx.newSession's answer",
-		);
-		assert.deepEqual((refused.payload.row as { content: unknown }).content, { newSession: { cancelled: true } });
-		await stream.waitFor(
-			(e) => e.event === "extension.error" && /newSession\(\) is not available/.test(String(e.payload.message)),
-			"why it was refused",
-		);
+
 		stream.close();
 	});
 

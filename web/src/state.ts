@@ -95,6 +95,9 @@ export function applyEvent(state: SessionState, env: AnyEnvelope): SessionState 
 		case "session.commands":
 			next.view = { ...view, commands: env.payload.commands };
 			return next;
+		case "session.replaced":
+			// The screen follows the new session; this one's state stays as it was.
+			return next;
 		case "message.start":
 			if (!next.drafts.some((d) => d.draftId === env.payload.draftId)) {
 				next.drafts = [...next.drafts, { draftId: env.payload.draftId, text: "", thinking: "", ended: false }];

@@ -120,6 +120,14 @@ export class SessionUi {
 		return undefined;
 	}
 
+	/** Forgets panels and apps (another pi session's entries are about to be folded in), telling clients. */
+	resetEntries(): void {
+		for (const id of this.panels.keys()) this.publish("extension.ui", { id, removed: true });
+		for (const appId of this.apps.keys()) this.publish("extension.app", { appId, removed: true });
+		this.panels.clear();
+		this.apps.clear();
+	}
+
 	// ---- the browser's side ----------------------------------------------------------------------
 
 	setDraft(text: string): void {

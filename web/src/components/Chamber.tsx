@@ -160,6 +160,7 @@ export function Chamber({ onSignOut, onUnauthorized }: Props) {
 						saveTriggers={saveTriggers}
 						onHeader={setHeader}
 						onUnauthorized={onUnauthorized}
+						onReplaced={select}
 					/>
 				) : (
 					<div class="placeholder muted">Pick a session, or start a new one.</div>

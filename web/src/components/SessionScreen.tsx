@@ -33,6 +33,8 @@ interface ScreenProps {
 	saveTriggers: (triggers: CommandTrigger[]) => Promise<void>;
 	onHeader: (header: SessionHeader | undefined) => void;
 	onUnauthorized: () => void;
+	/** An extension moved the session to another pi session: open that one. */
+	onReplaced: (id: string) => void;
 }
 
 /** Rows loaded at first and per "show earlier" page: big sessions stay light on a phone. */
@@ -75,6 +77,7 @@ function LiveSession({
 	saveTriggers,
 	onHeader,
 	onUnauthorized,
+	onReplaced,
 }: ScreenProps & { initial: SessionView }) {
 	const [state, dispatch] = useReducer(reduceSession, initial, initSessionState);
 	const [status, setStatus] = useState<StreamStatus>("connecting");
@@ -94,6 +97,7 @@ function LiveSession({
 			onEvent: (env) => {
 				dispatch({ type: "event", env });
 				if (env.event === "extension.notify") toast(env.payload.message, env.payload.level);
+				if (env.event === "session.replaced") onReplaced(env.payload.id);
 			},
 			onStatus: setStatus,
 			onUnauthorized,
@@ -112,7 +116,7 @@ function LiveSession({
 		stream.start();
 		return () => stream.close();
 		// `generation` restarts the stream from a fresh view after a resync.
-	}, [sessionId, generation, onUnauthorized, toast]);
+	}, [sessionId, generation, onUnauthorized, onReplaced, toast]);
 
 	const firstUser = view.rows.find((r) => r.kind === "user");
 	const title =
