@@ -214,6 +214,9 @@ export class Chamber {
 				this.events.publish("sessions.changed", { reason: "updated", id: summary.id, session: summary }),
 			onReplaced: (previousId: string, session: LiveSession) => {
 				this.live.delete(previousId);
+				// switchSession() to a session that is open here already: one runtime per file.
+				const other = this.live.get(session.id);
+				if (other && other !== session) void other.close();
 				this.adopt(session);
 				this.events.publish("sessions.changed", { reason: "created", id: session.id, session: session.summary() });
 				this.events.publish("sessions.changed", { reason: "updated", id: previousId });

@@ -199,6 +199,8 @@ export class LiveSession {
 	private observePersistence(manager: SessionManager): void {
 		const target = manager as Persisting;
 		const announce = (id: string) => {
+			// A session this chamber session has moved away from (ctx.newSession…) no longer speaks for it.
+			if (manager !== this.session.sessionManager) return;
 			const entry = manager.getEntry(id) as SessionEntry | undefined;
 			if (!entry) return;
 			const row = rowOf(entry);

@@ -76,10 +76,19 @@ export interface InvokeOptions {
 	onUpdate?: (value: unknown) => void;
 }
 
-interface Pending {
-	resolve(value: unknown): void;
-	reject(error: Error): void;
-	onUpdate?: (value: unknown) => void;
+/** One host request awaiting its response. */
+class Pending {
+	onAbort: (() => void) | undefined;
+	constructor(
+		readonly id: string,
+		readonly resolve: (value: unknown) => void,
+		readonly reject: (error: Error) => void,
+		readonly timeoutMs: number,
+		/** `performance.now()` time past which the request times out. */
+		readonly deadline: number,
+		readonly signal: AbortSignal | undefined,
+		readonly onUpdate: ((value: unknown) => void) | undefined,
+	) {}
 }
 
 const INTERACTIVE = new Set<UiRequest["type"]>(["select", "confirm", "input", "editor", "form"]);
@@ -138,6 +147,9 @@ const UI_ANSWERS: Record<UiRequest["type"], ReadonlyArray<UiResponse["type"]>> =
 	overlay_set_rows: ["acknowledged"],
 };
 
+/** setTimeout's longest delay; a later deadline is swept at this distance and re-armed. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 function deferred<T>() {
 	let resolve!: (value: T) => void;
 	let reject!: (error: Error) => void;
@@ -165,6 +177,13 @@ export class ExtensionInstance {
 	failure: string | undefined;
 
 	private readonly pending = new Map<string, Pending>();
+	/**
+	 * One timer for every pending request's deadline instead of one timer each: armed at the earliest
+	 * deadline, left running when requests settle (and unref'd while none is pending, so it never keeps the
+	 * process alive on its own), swept and re-armed when it fires.
+	 */
+	private deadlineTimer: NodeJS.Timeout | undefined;
+	private deadlineAt = Number.POSITIVE_INFINITY;
 	private readonly inbound = new Map<string, AbortController>();
 	private readonly handshake = deferred<CapabilityManifest>();
 	private loading: { id: string; builder: RegistrationBuilder; done: ReturnType<typeof deferred<void>> } | undefined;
@@ -258,35 +277,71 @@ export class ExtensionInstance {
 	private request(request: HostRequest, options: InvokeOptions): Promise<unknown> {
 		const id = randomUUID();
 		const timeoutMs = options.timeoutMs ?? this.options.timeouts.invocationMs;
-		return new Promise<unknown>((resolve, reject) => {
-			let timer: NodeJS.Timeout | undefined;
-			const onAbort = () => stop(new ExtensionError("cancelled", "the invocation was cancelled"), true);
-			const stop = (error: Error | undefined, cancel: boolean, value?: unknown) => {
-				if (!this.pending.delete(id)) return;
-				clearTimeout(timer);
-				options.signal?.removeEventListener("abort", onAbort);
-				if (cancel) this.trySend({ type: "cancel", id });
-				if (error) reject(error);
-				else resolve(value);
-			};
-			this.pending.set(id, {
-				resolve: (value) => stop(undefined, false, value),
-				reject: (error) => stop(error, false),
-				...(options.onUpdate ? { onUpdate: options.onUpdate } : {}),
-			});
-			if (options.signal?.aborted) return onAbort();
-			options.signal?.addEventListener("abort", onAbort, { once: true });
-			timer = setTimeout(
-				() => stop(new ExtensionError("timeout", `extension ${this.id} did not answer within ${timeoutMs} ms`), true),
-				timeoutMs,
-			);
-			try {
-				this.channel.send({ type: "request", id, generation: this.generation, request });
-			} catch (error) {
-				stop(error instanceof Error ? error : new Error(String(error)), false);
-			}
+		const { signal, onUpdate } = options;
+		let entry!: Pending;
+		const promise = new Promise<unknown>((resolve, reject) => {
+			entry = new Pending(id, resolve, reject, timeoutMs, performance.now() + timeoutMs, signal, onUpdate);
 		});
+		this.pending.set(id, entry);
+		if (signal) {
+			const onAbort = () => this.finish(entry, new ExtensionError("cancelled", "the invocation was cancelled"), true);
+			if (signal.aborted) {
+				onAbort();
+				return promise;
+			}
+			entry.onAbort = onAbort;
+			signal.addEventListener("abort", onAbort, { once: true });
+		}
+		this.scheduleDeadline(entry.deadline);
+		try {
+			this.channel.send({ type: "request", id, generation: this.generation, request });
+		} catch (error) {
+			this.finish(entry, error instanceof Error ? error : new Error(String(error)));
+		}
+		return promise;
 	}
+
+	/** Settles a pending request once: with `error`, else with `value`; `cancel` tells the extension. */
+	private finish(entry: Pending, error: Error | undefined, cancel = false, value?: unknown): void {
+		if (!this.pending.delete(entry.id)) return;
+		if (this.pending.size === 0) this.deadlineTimer?.unref();
+		if (entry.onAbort) entry.signal!.removeEventListener("abort", entry.onAbort);
+		if (cancel) this.trySend({ type: "cancel", id: entry.id });
+		if (error) entry.reject(error);
+		else entry.resolve(value);
+	}
+
+	private scheduleDeadline(deadline: number): void {
+		if (deadline < this.deadlineAt) {
+			clearTimeout(this.deadlineTimer);
+			this.deadlineAt = deadline;
+			const delay = Math.min(MAX_TIMER_MS, Math.max(0, deadline - performance.now()));
+			this.deadlineTimer = setTimeout(this.sweepDeadlines, delay);
+		} else if (this.pending.size === 1) {
+			this.deadlineTimer?.ref();
+		}
+	}
+
+	/** Times out every request past its deadline and re-arms for the next one. */
+	private readonly sweepDeadlines = (): void => {
+		this.deadlineTimer = undefined;
+		this.deadlineAt = Number.POSITIVE_INFINITY;
+		const now = performance.now();
+		const expired: Pending[] = [];
+		let next = Number.POSITIVE_INFINITY;
+		for (const entry of this.pending.values()) {
+			if (entry.deadline <= now) expired.push(entry);
+			else if (entry.deadline < next) next = entry.deadline;
+		}
+		for (const entry of expired) {
+			this.finish(
+				entry,
+				new ExtensionError("timeout", `extension ${this.id} did not answer within ${entry.timeoutMs} ms`),
+				true,
+			);
+		}
+		if (next !== Number.POSITIVE_INFINITY && this.pending.size > 0) this.scheduleDeadline(next);
+	};
 
 	/** Orderly end: `shutdown` frame, a grace period, then the runtime is terminated regardless. */
 	async shutdown(reason: string): Promise<void> {
@@ -315,7 +370,7 @@ export class ExtensionInstance {
 	private onFrame(value: unknown): void {
 		if (this.phase === "crashed" || this.phase === "invalidated") return;
 		try {
-			this.handle(parseExtensionFrame(value));
+			if (!this.inFlight(value)) this.handle(parseExtensionFrame(value));
 		} catch (error) {
 			this.violation(error instanceof Error ? error.message : String(error));
 		}
@@ -372,6 +427,34 @@ export class ExtensionInstance {
 		}
 	}
 
+	/**
+	 * The hot frames, `response` and `update` of a request in flight, checked against exactly their closed
+	 * shapes and handled without the generic validator. Anything else — another frame, an unknown id, a frame
+	 * that fails the check — returns false and takes the general path, which validates it again and reports
+	 * the violation. (A pending id is one this host allocated, so it needs no id check.)
+	 */
+	private inFlight(value: unknown): boolean {
+		if (this.loading !== undefined || this.phase === "handshake") return false;
+		if (typeof value !== "object" || value === null) return false;
+		const frame = value as { type?: unknown; id?: unknown; result?: unknown; value?: unknown };
+		if (typeof frame.id !== "string") return false;
+		if (frame.type === "response") {
+			const entry = this.pending.get(frame.id);
+			if (entry === undefined || !isResponseFrame(frame)) return false;
+			const result = frame.result as ProtocolResult;
+			if (result.status === "success") this.finish(entry, undefined, false, result.value ?? null);
+			else this.finish(entry, new ExtensionError(result.error.code, result.error.message));
+			return true;
+		}
+		if (frame.type === "update") {
+			const entry = this.pending.get(frame.id);
+			if (entry === undefined || !isUpdateFrame(frame)) return false;
+			entry.onUpdate?.(frame.value);
+			return true;
+		}
+		return false;
+	}
+
 	private checkHello(protocolVersion: number, manifest: CapabilityManifest): CapabilityManifest {
 		if (protocolVersion !== PROTOCOL_VERSION) {
 			throw new Error(`unsupported extension protocol version ${protocolVersion}; host requires ${PROTOCOL_VERSION}`);
@@ -421,8 +504,8 @@ export class ExtensionInstance {
 	private settle(id: string, result: ProtocolResult): void {
 		const pending = this.pending.get(id);
 		if (!pending) return; // answered after cancel or timeout: nothing waits for it any more
-		if (result.status === "success") pending.resolve(result.value ?? null);
-		else pending.reject(new ExtensionError(result.error.code, result.error.message));
+		if (result.status === "success") this.finish(pending, undefined, false, result.value ?? null);
+		else this.finish(pending, new ExtensionError(result.error.code, result.error.message));
 	}
 
 	private runtimeRequest(
@@ -551,12 +634,54 @@ export class ExtensionInstance {
 		if (this.phase === "crashed" || this.phase === "invalidated") return;
 		this.phase = phase;
 		this.failure = reason;
-		for (const pending of [...this.pending.values()]) pending.reject(error);
-		this.pending.clear();
+		for (const pending of [...this.pending.values()]) this.finish(pending, error);
+		clearTimeout(this.deadlineTimer);
+		this.deadlineTimer = undefined;
+		this.deadlineAt = Number.POSITIVE_INFINITY;
 		for (const controller of this.inbound.values()) controller.abort();
 		this.inbound.clear();
 		this.options.onStateChange?.(this, phase, reason);
 	}
+}
+
+/** Own enumerable keys of a parsed JSON object, all of them from `allowed`; how many. */
+function closedKeys(value: object, allowed: readonly string[]): number {
+	let count = 0;
+	for (const key in value) {
+		if (!Object.hasOwn(value, key) || !allowed.includes(key)) return -1;
+		count++;
+	}
+	return count;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+	typeof value === "object" && value !== null && !Array.isArray(value);
+
+const RESPONSE_KEYS = ["type", "id", "result"] as const;
+const UPDATE_KEYS = ["type", "id", "value"] as const;
+const SUCCESS_KEYS = ["status", "value"] as const;
+const FAILURE_KEYS = ["status", "error"] as const;
+const ERROR_KEYS = ["code", "message"] as const;
+
+/** Exactly the `response` frame schema of frames.ts (type and a string id already checked by the caller). */
+function isResponseFrame(frame: object): boolean {
+	if (closedKeys(frame, RESPONSE_KEYS) !== 3) return false;
+	const result = (frame as { result: unknown }).result;
+	if (!isRecord(result)) return false;
+	if (result.status === "success") return closedKeys(result, SUCCESS_KEYS) >= 1;
+	if (result.status !== "failure" || closedKeys(result, FAILURE_KEYS) !== 2) return false;
+	const error = result.error;
+	return (
+		isRecord(error) &&
+		closedKeys(error, ERROR_KEYS) === 2 &&
+		typeof error.code === "string" &&
+		typeof error.message === "string"
+	);
+}
+
+/** Exactly the `update` frame schema of frames.ts (type and a string id already checked by the caller). */
+function isUpdateFrame(frame: object): boolean {
+	return closedKeys(frame, UPDATE_KEYS) === 3;
 }
 
 function failure(id: string, code: string, message: string) {

@@ -32,16 +32,24 @@ export function checkMaxFrameBytes(value: number): number {
 const LF = 0x0a;
 const CR = 0x0d;
 
+/**
+ * Serializes one frame as its line of text (JSON + LF); refuses one that would exceed the limit rather than
+ * sending it. A UTF-16 code unit is at most 3 UTF-8 bytes, so most frames need no byte count at all.
+ */
+export function encodeFrameText(value: unknown, maxFrameBytes: number = DEFAULT_MAX_FRAME_BYTES): string {
+	const json = JSON.stringify(value);
+	if (json.length * 3 > maxFrameBytes) {
+		const bytes = Buffer.byteLength(json, "utf8");
+		if (bytes > maxFrameBytes) {
+			throw new FrameError("frame_too_large", `frame of ${bytes} bytes exceeds max_frame_bytes ${maxFrameBytes}`);
+		}
+	}
+	return `${json}\n`;
+}
+
 /** Serializes one frame; refuses one that would exceed the limit rather than sending it. */
 export function encodeFrame(value: unknown, maxFrameBytes: number = DEFAULT_MAX_FRAME_BYTES): Buffer {
-	const frame = Buffer.from(`${JSON.stringify(value)}\n`, "utf8");
-	if (frame.length - 1 > maxFrameBytes) {
-		throw new FrameError(
-			"frame_too_large",
-			`frame of ${frame.length - 1} bytes exceeds max_frame_bytes ${maxFrameBytes}`,
-		);
-	}
-	return frame;
+	return Buffer.from(encodeFrameText(value, maxFrameBytes), "utf8");
 }
 
 /** Incremental decoder: feed chunks, get parsed JSON values; call `end()` at EOF. */
@@ -56,7 +64,21 @@ export class FrameDecoder {
 
 	push(chunk: Uint8Array): unknown[] {
 		if (this.failed) throw this.failed;
-		const frames: unknown[] = [];
+		// The common case: nothing pending and whole frames up to the chunk's last LF, together within the limit
+		// (so each one is). One UTF-8 check and one decode for all of them; anything unusual takes the general
+		// path, which finds the same first error.
+		if (this.pendingBytes === 0) {
+			const last = chunk.lastIndexOf(LF);
+			if (last >= 0 && last <= this.maxFrameBytes && isUtf8(chunk.subarray(0, last))) {
+				const frames = this.parseText(Buffer.from(chunk.buffer, chunk.byteOffset, last).toString("utf8"));
+				if (last + 1 < chunk.length) this.general(chunk.subarray(last + 1), frames);
+				return frames;
+			}
+		}
+		return this.general(chunk, []);
+	}
+
+	private general(chunk: Uint8Array, frames: unknown[]): unknown[] {
 		let start = 0;
 		while (start < chunk.length) {
 			const lf = chunk.indexOf(LF, start);
@@ -82,6 +104,23 @@ export class FrameDecoder {
 		return frames;
 	}
 
+	/** Valid UTF-8 text of whole lines (without the final LF): the checks of `parse` but the encoding's. */
+	private parseText(text: string): unknown[] {
+		const frames: unknown[] = [];
+		let start = 0;
+		for (;;) {
+			const lf = text.indexOf("\n", start);
+			const line = lf === -1 ? text.slice(start) : text.slice(start, lf);
+			if (line.length === 0) return this.fail("invalid_frame", "blank line");
+			if (line.charCodeAt(line.length - 1) === CR) {
+				return this.fail("invalid_frame", "CRLF line ending (frames end with LF only)");
+			}
+			frames.push(this.json(line));
+			if (lf === -1) return frames;
+			start = lf + 1;
+		}
+	}
+
 	/** The stream ended: a partial frame without its LF is an error. */
 	end(): void {
 		if (this.failed) throw this.failed;
@@ -92,7 +131,10 @@ export class FrameDecoder {
 		if (line.length === 0) return this.fail("invalid_frame", "blank line");
 		if (line[line.length - 1] === CR) return this.fail("invalid_frame", "CRLF line ending (frames end with LF only)");
 		if (!isUtf8(line)) return this.fail("invalid_frame", "frame is not valid UTF-8");
-		const text = Buffer.from(line.buffer, line.byteOffset, line.length).toString("utf8");
+		return this.json(Buffer.from(line.buffer, line.byteOffset, line.length).toString("utf8"));
+	}
+
+	private json(text: string): unknown {
 		try {
 			return JSON.parse(text);
 		} catch (error) {

@@ -6,7 +6,7 @@
  * group, so terminating it takes its descendants too.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { DEFAULT_MAX_FRAME_BYTES, encodeFrame, FrameDecoder, type FrameError } from "../../protocol/codec.js";
+import { DEFAULT_MAX_FRAME_BYTES, encodeFrameText, FrameDecoder, type FrameError } from "../../protocol/codec.js";
 import { PROTOCOL_VERSION } from "../../protocol/frames.js";
 import type { Channel, ChannelEvents } from "../../host/channel.js";
 
@@ -91,7 +91,7 @@ export class ProcessChannel implements Channel {
 	private readonly maxFrameBytes: number;
 	private events: ChannelEvents | undefined;
 	private backlog: unknown[] = [];
-	private outbox: Buffer[] | undefined;
+	private outbox: string | undefined;
 	private closedReason: string | undefined;
 	private alive = true;
 
@@ -143,21 +143,23 @@ export class ProcessChannel implements Channel {
 		if (this.closedReason !== undefined || !this.child.stdin!.writable) {
 			throw new Error(`extension channel is closed${this.closedReason ? ` (${this.closedReason})` : ""}`);
 		}
-		const bytes = encodeFrame(frame, this.maxFrameBytes);
+		const line = encodeFrameText(frame, this.maxFrameBytes);
 		// A lone frame leaves at once; frames sent after it in the same turn of the event loop
 		// leave together in one write, so pipelined calls do not cost a syscall each.
-		if (this.outbox) {
-			this.outbox.push(bytes);
+		if (this.outbox !== undefined) {
+			this.outbox += line;
 			return;
 		}
-		this.child.stdin!.write(bytes);
-		this.outbox = [];
-		setImmediate(() => {
-			const frames = this.outbox!;
-			this.outbox = undefined;
-			if (frames.length > 0 && this.closedReason === undefined) this.child.stdin!.write(Buffer.concat(frames));
-		});
+		this.child.stdin!.write(line);
+		this.outbox = "";
+		setImmediate(this.flush);
 	}
+
+	private readonly flush = (): void => {
+		const lines = this.outbox!;
+		this.outbox = undefined;
+		if (lines.length > 0 && this.closedReason === undefined) this.child.stdin!.write(lines);
+	};
 
 	async terminate(): Promise<void> {
 		if (this.child.pid === undefined) return;
