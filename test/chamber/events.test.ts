@@ -150,3 +150,13 @@ test("one frame larger than the bound (a big snapshot) may drain; frames piling 
 		server.closeAllConnections();
 	}
 });
+
+test("closing a channel ends its clients' streams, so they reconnect instead of hanging", () => {
+	const channel = new EventChannel("ending");
+	let ended = 0;
+	channel.attach({ write: () => true, end: () => ended++ }, undefined);
+	channel.attach({ write: () => true, end: () => ended++ }, undefined);
+	channel.detachAll();
+	assert.equal(ended, 2);
+	assert.equal(channel.clientCount, 0);
+});

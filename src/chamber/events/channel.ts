@@ -8,6 +8,8 @@ import { ReplayLog } from "./replay-log.js";
 /** Where frames go: one connected client. `write` returning false means the client was dropped. */
 export interface EventSink {
 	write(frame: string): boolean;
+	/** The stream is over (its session closed or moved): the client should reconnect and learn why. */
+	end?(): void;
 }
 
 /**
@@ -82,6 +84,7 @@ export class EventChannel {
 	}
 
 	detachAll(): void {
+		for (const sink of this.sinks) sink.end?.();
 		this.sinks.clear();
 	}
 }
