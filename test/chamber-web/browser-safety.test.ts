@@ -254,6 +254,11 @@ describe("the chamber in a browser: hostile content, a phone, reload and restart
 		await see(badge, /^live$/);
 		await send(page, "/t-panel jobs third");
 		await see(panel, "third");
+		// The transcript keeps every version of the panel; only the latest is unfolded.
+		const jobCards = rows(page, "card").filter({ hasText: "Panel jobs" });
+		await until(async () => ((await jobCards.count()) === 3 ? true : undefined), "three versions of the panel");
+		assert.equal(await jobCards.locator("details.superseded").count(), 2, "two earlier versions, folded");
+		await see(jobCards.last(), "third");
 		await see(rows(page, "user"), "hello");
 		await sameRowsAsDaemon(id, "on the restarted daemon's new port");
 	});

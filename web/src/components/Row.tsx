@@ -14,9 +14,11 @@ interface RowProps {
 	live: Map<string, LiveTool>;
 	results: Map<string, ToolResultRow>;
 	onCommand: RunCommand;
+	/** A live panel's card that a later one replaced: kept as history, folded. */
+	superseded?: boolean;
 }
 
-export function Row({ row, live, results, onCommand }: RowProps) {
+export function Row({ row, live, results, onCommand, superseded }: RowProps) {
 	const common = { "data-testid": "row", "data-kind": row.kind, "data-row-id": row.id };
 	switch (row.kind) {
 		case "user":
@@ -56,7 +58,14 @@ export function Row({ row, live, results, onCommand }: RowProps) {
 		case "card":
 			return (
 				<div class="row row-card" {...common}>
-					<Card card={row.card} onCommand={onCommand} />
+					{superseded ? (
+						<details class="superseded">
+							<summary>{row.card.title ?? row.card.id} · earlier version</summary>
+							<Card card={row.card} onCommand={onCommand} />
+						</details>
+					) : (
+						<Card card={row.card} onCommand={onCommand} />
+					)}
 				</div>
 			);
 		case "app":

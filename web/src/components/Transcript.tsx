@@ -34,6 +34,18 @@ export function Transcript({ state, onCommand, onShowEarlier }: TranscriptProps)
 		return ids;
 	}, [rows]);
 	const live = useMemo(() => new Map<string, LiveTool>(state.tools.map((t) => [t.toolCallId, t])), [state.tools]);
+	// Only the latest card of a live panel shows in full; earlier ones are history (the dock has the current one).
+	const superseded = useMemo(() => {
+		const latest = new Map<string, string>();
+		for (const row of rows)
+			if (row.kind === "card" && row.source === "entry" && row.card.id) latest.set(row.card.id, row.id);
+		const old = new Set<string>();
+		for (const row of rows) {
+			if (row.kind === "card" && row.source === "entry" && row.card.id && latest.get(row.card.id) !== row.id)
+				old.add(row.id);
+		}
+		return old;
+	}, [rows]);
 	const orphans = state.tools.filter((t) => !called.has(t.toolCallId) && !results.has(t.toolCallId));
 
 	const ref = useRef<HTMLDivElement>(null);
@@ -72,7 +84,14 @@ export function Transcript({ state, onCommand, onShowEarlier }: TranscriptProps)
 			)}
 			{rows.length === 0 && state.drafts.length === 0 && <p class="empty">No messages yet. Say something below.</p>}
 			{rows.map((row) => (
-				<Row key={row.id} row={row} live={live} results={results} onCommand={onCommand} />
+				<Row
+					key={row.id}
+					row={row}
+					live={live}
+					results={results}
+					onCommand={onCommand}
+					superseded={superseded.has(row.id)}
+				/>
 			))}
 			{orphans.map((tool) => (
 				<div class="row row-assistant" key={`live:${tool.toolCallId}`}>
