@@ -153,7 +153,7 @@ export function pageOf(
 	let end = rows.length;
 	if (before !== undefined) {
 		const at = rows.findIndex((r) => r.id === before);
-		end = at < 0 ? 0 : at;
+		end = Math.max(0, at);
 	}
 	const start = limit === undefined ? 0 : Math.max(0, end - limit);
 	return { rows: rows.slice(start, end), olderRows: start };
