@@ -30,6 +30,7 @@ export interface OpenOptions {
 
 /** The chamber's own slash commands (pi's terminal built-ins that make sense in a browser). */
 const CHAMBER_COMMANDS = {
+	new: "Start a fresh session in this project (this one stays in the list)",
 	compact: "Summarize the conversation so far to free context (optional: instructions)",
 	name: "Rename this session",
 	model: "Switch model: /model provider/id",
@@ -382,6 +383,13 @@ export class LiveSession {
 			if (!args) throw new SessionError(422, "bad_request", `/${name} needs ${what}`);
 		};
 		switch (name) {
+			case "new":
+				if (this.session.isStreaming) throw new SessionError(409, "busy", "wait for the agent before starting anew");
+				this.run(
+					this.pier.runtime.newSession().then(() => undefined),
+					"/new",
+				);
+				return;
 			case "compact":
 				if (this.session.isStreaming) throw new SessionError(409, "busy", "wait for the agent before compacting");
 				this.run(

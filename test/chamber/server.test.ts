@@ -216,7 +216,7 @@ describe("pier serve over HTTP", () => {
 	test("the chamber's own slash commands: /name, /model, /thinking, /compact", async () => {
 		const { id, stream } = await newSession();
 		const commands = (await view(id)).commands as unknown as { name: string; source: string }[];
-		for (const name of ["compact", "name", "model", "thinking"]) {
+		for (const name of ["new", "compact", "name", "model", "thinking"]) {
 			assert.ok(
 				commands.some((c) => c.name === name && c.source === "chamber"),
 				name,
@@ -249,6 +249,11 @@ describe("pier serve over HTTP", () => {
 			"the compaction summary",
 		);
 		assert.ok(String((compaction.payload.row as { content: unknown }).content).length > 0);
+
+		assert.equal((await prompt("/new")).status, 202);
+		const moved = await stream.waitFor((e) => e.event === "session.replaced", "/new moves to a fresh session");
+		assert.notEqual(moved.payload.id, id);
+		assert.deepEqual((await view(String(moved.payload.id))).rows, [], "a fresh transcript");
 		stream.close();
 	});
 

@@ -68,11 +68,16 @@ export class FrameDecoder {
 		// (so each one is). One UTF-8 check and one decode for all of them; anything unusual takes the general
 		// path, which finds the same first error.
 		if (this.pendingBytes === 0) {
-			const last = chunk.lastIndexOf(LF);
-			if (last >= 0 && last <= this.maxFrameBytes && isUtf8(chunk.subarray(0, last))) {
-				const frames = this.parseText(Buffer.from(chunk.buffer, chunk.byteOffset, last).toString("utf8"));
-				if (last + 1 < chunk.length) this.general(chunk.subarray(last + 1), frames);
-				return frames;
+			const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+			const last = bytes.lastIndexOf(LF);
+			if (last >= 0 && last <= this.maxFrameBytes) {
+				// Decoding replaces every invalid sequence with U+FFFD: without one, the bytes were UTF-8.
+				const text = bytes.toString("utf8", 0, last);
+				if (!text.includes("\uFFFD") || isUtf8(bytes.subarray(0, last))) {
+					const frames = this.parseText(text);
+					if (last + 1 < bytes.length) this.general(bytes.subarray(last + 1), frames);
+					return frames;
+				}
 			}
 		}
 		return this.general(chunk, []);
