@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
 import { agentDir } from "../agent/paths.js";
+import { PierUsageError } from "../agent/session-factory.js";
 import { ArgsError } from "./args.js";
 
 export const SERVE_HELP = `pier serve — the chamber: pi sessions in a daemon, with a web app
@@ -55,16 +56,25 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
 
 	// The marker PiChamber extensions look for; set before any session loads an extension.
 	(globalThis as Record<string, unknown>).__PICHAMBER__ = { version: 1 };
-	const chamber = await startChamber({
-		host,
-		port,
-		stateDir: resolve(values["state-dir"] ?? join(agentDir(), "pier-chamber")),
-		defaultCwd: resolve(values.cwd ?? process.cwd()),
-		extensionPaths,
-		...(password ? { password } : {}),
-		...(values.model ? { model: values.model } : {}),
-		...(values.approve ? { approve: true } : values["no-approve"] ? { approve: false } : {}),
-	});
+	const chamber = await (async () => {
+		try {
+			return await startChamber({
+				host,
+				port,
+				stateDir: resolve(values["state-dir"] ?? join(agentDir(), "pier-chamber")),
+				defaultCwd: resolve(values.cwd ?? process.cwd()),
+				extensionPaths,
+				...(password ? { password } : {}),
+				...(values.model ? { model: values.model } : {}),
+				...(values.approve ? { approve: true } : values["no-approve"] ? { approve: false } : {}),
+			});
+		} catch (error) {
+			const code = (error as NodeJS.ErrnoException).code;
+			if (code === "EADDRINUSE") throw new PierUsageError(`${host}:${port} is in use; choose another --port`);
+			if (code === "EADDRNOTAVAIL") throw new PierUsageError(`${host} is not an address of this machine`);
+			throw error;
+		}
+	})();
 	process.stdout.write(`pier chamber: ${chamber.url}\n`);
 	process.stdout.write(`sign in on this or another device (one use, 10 minutes): ${chamber.pairingUrl}\n`);
 

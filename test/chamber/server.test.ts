@@ -4,6 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { ApiClient, type Envelope, type EventReader, type Serve, startServe } from "../helpers/chamber.js";
@@ -790,6 +792,23 @@ describe("pier serve start-up and restart", () => {
 		const result = await runPier(["serve", "--host", "0.0.0.0", "--port", "0"], { agentDir: dir.path });
 		assert.equal(result.code, 2);
 		assert.match(result.stderr, /--ui-password/);
+	});
+
+	test("a port in use is a clear error, not a stack trace", async () => {
+		using dir = tempDir();
+		const blocker = createServer();
+		await new Promise<void>((done) => blocker.listen(0, "127.0.0.1", done));
+		const { port } = blocker.address() as AddressInfo;
+		try {
+			const result = await runPier(["serve", "--port", String(port), "--state-dir", join(dir.path, "s")], {
+				agentDir: dir.path,
+			});
+			assert.equal(result.code, 2);
+			assert.match(result.stderr, new RegExp(`127\\.0\\.0\\.1:${port} is in use`));
+			assert.doesNotMatch(result.stderr, /\n\s+at /, "no stack trace");
+		} finally {
+			blocker.close();
+		}
 	});
 
 	test("after a daemon restart, hydration shows the same panels", async () => {
