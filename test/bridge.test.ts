@@ -282,7 +282,12 @@ test("a QuickJS extension receives every hook of a prompt's flow from pi's real 
 	const pier = await sessionWith(dir.path, pkg);
 	try {
 		await pier.session.prompt("seen {}");
-		await new Promise((r) => setTimeout(r, 100)); // agent_settled follows agent_end on the next turn of the loop
+		// agent_settled follows agent_end on a later turn of the loop; on a loaded machine that can take a while.
+		for (let i = 0; i < 200; i++) {
+			const seen = (await pier.extensionHost.invokeTool("seen", `poll${i}`, {})) as { content: { text: string }[] };
+			if (/\bagent_settled\b/.test(seen.content[0]?.text ?? "")) break;
+			await new Promise((r) => setTimeout(r, 25));
+		}
 		await pier.session.prompt("twice:seen {}");
 		const text = (pier.session.messages.at(-1) as { content: { text: string }[] }).content[0]!.text;
 		for (const hook of PROMPT_FLOW_HOOKS) {
