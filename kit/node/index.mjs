@@ -52,8 +52,11 @@ class InvocationFailure extends Error {
 /** One frame as one line: compact JSON + LF, refused (not truncated) when over the limit. */
 export function encodeFrame(frame, maxFrameBytes = DEFAULT_MAX_FRAME_BYTES) {
 	const json = JSON.stringify(frame);
-	const bytes = Buffer.byteLength(json, "utf8");
-	if (bytes > maxFrameBytes) throw new FrameTooLargeError(bytes, maxFrameBytes);
+	// A UTF-16 code unit is at most 3 UTF-8 bytes: most frames need no byte count at all.
+	if (json.length * 3 > maxFrameBytes) {
+		const bytes = Buffer.byteLength(json, "utf8");
+		if (bytes > maxFrameBytes) throw new FrameTooLargeError(bytes, maxFrameBytes);
+	}
 	return `${json}\n`;
 }
 
@@ -99,7 +102,18 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 function parseLine(line) {
 	if (line.length === 0) throw new Error("blank line in the host's frame stream");
 	if (line[line.length - 1] === 0x0d) throw new Error("CRLF line ending in the host's frame stream");
-	const frame = JSON.parse(utf8.decode(line));
+	return parseText(utf8.decode(line));
+}
+
+/** `parseLine` for a line already decoded (without its LF). */
+function parseTextLine(text) {
+	if (text.length === 0) throw new Error("blank line in the host's frame stream");
+	if (text.charCodeAt(text.length - 1) === 0x0d) throw new Error("CRLF line ending in the host's frame stream");
+	return parseText(text);
+}
+
+function parseText(text) {
+	const frame = JSON.parse(text);
 	if (frame === null || typeof frame !== "object" || typeof frame.type !== "string") {
 		throw new Error("host frame is not an object with a type");
 	}
@@ -247,7 +261,7 @@ class Runtime {
 		const splitter = new LineSplitter(this.maxFrameBytes, (line) => this.dispatch(parseLine(line)));
 		process.stdin.on("data", (chunk) => {
 			try {
-				splitter.push(chunk);
+				this.receive(chunk, splitter);
 			} catch (error) {
 				this.fatal(`protocol error: ${messageOf(error)}`);
 			}
@@ -255,6 +269,33 @@ class Runtime {
 		// The host closing our stdin is the end of the session for us.
 		process.stdin.on("end", () => process.exit(0));
 		process.stdin.on("error", () => process.exit(0));
+	}
+
+	/**
+	 * The common case, nothing buffered and whole lines up to the chunk's last LF within the limit, decodes
+	 * those lines at once; anything else (or text that is not UTF-8) goes line by line through the splitter,
+	 * which dispatches every line before the faulty one exactly as it would have.
+	 */
+	receive(chunk, splitter) {
+		const last = splitter.pendingBytes > 0 ? -1 : chunk.lastIndexOf(0x0a);
+		let text;
+		if (last >= 0 && last <= this.maxFrameBytes) {
+			try {
+				text = utf8.decode(chunk.subarray(0, last));
+			} catch {
+				// not UTF-8: the splitter finds the line and fails on it
+			}
+		}
+		// A BOM starting any line but the first would survive a decode of the whole (the decoder drops one per call).
+		if (text === undefined || text.includes("\uFEFF")) return splitter.push(chunk);
+		let start = 0;
+		for (;;) {
+			const lf = text.indexOf("\n", start);
+			this.dispatch(parseTextLine(lf === -1 ? text.slice(start) : text.slice(start, lf)));
+			if (lf === -1) break;
+			start = lf + 1;
+		}
+		if (last + 1 < chunk.length) splitter.push(chunk.subarray(last + 1));
 	}
 
 	/** stdout is the protocol channel: keep its writer for frames and send every other write to stderr. */
@@ -271,23 +312,27 @@ class Runtime {
 	}
 
 	/**
-	 * A lone frame leaves at once; frames written after it in the same turn of the event loop
-	 * leave together in one write, so pipelined calls do not cost a syscall each.
+	 * A lone frame leaves at once; frames written after it while the same callback runs (its microtasks
+	 * included) leave together in one write, so pipelined calls do not cost a syscall each. Not held to the end
+	 * of the event-loop turn: libuv may read several chunks of requests in one turn, and the answers to the
+	 * first should not wait for the last.
 	 */
 	send(frame) {
-		const bytes = encodeFrame(frame, this.maxFrameBytes);
-		if (this.outbox) {
-			this.outbox.push(bytes);
+		const line = encodeFrame(frame, this.maxFrameBytes);
+		if (this.outbox !== undefined) {
+			this.outbox += line;
 			return;
 		}
-		this.writeFrame(bytes);
-		this.outbox = [];
-		setImmediate(() => {
-			const frames = this.outbox;
-			this.outbox = undefined;
-			if (frames.length > 0) this.writeFrame(frames.join(""));
-		});
+		this.writeFrame(line);
+		this.outbox = "";
+		process.nextTick(this.flush);
 	}
+
+	flush = () => {
+		const lines = this.outbox;
+		this.outbox = undefined;
+		if (lines.length > 0) this.writeFrame(lines);
+	};
 
 	/** Answers a host request exactly as asked, or with why that was impossible. */
 	respond(id, result) {
@@ -370,28 +415,36 @@ class Runtime {
 		const error = new ExtensionRequestError("cancelled", "the host cancelled this invocation");
 		invocation.cancelled = true;
 		invocation.controller?.abort(error);
-		for (const requestId of [...invocation.requests]) this.cancelRequest(requestId, error);
+		for (const requestId of [...(invocation.requests ?? [])]) this.cancelRequest(requestId, error);
 		this.finish(invocation, failure("cancelled", "the invocation was cancelled"));
 	}
 
 	// ── invocations ──────────────────────────────────────────────────────────
 
-	async invoke(id, invocation, context) {
+	invoke(id, invocation, context) {
 		if (context) this.latestSnapshot = context;
-		// The AbortController is made on first use of the signal: most calls never look at it, and
-		// creating one is the single largest cost of a pipelined call.
-		const state = { id, context, controller: undefined, cancelled: false, requests: new Set(), done: false };
+		// The AbortController (and the set of the invocation's own requests) are made on first use: most calls
+		// never need them, and creating them is among the largest costs of a pipelined call.
+		const state = { id, context, controller: undefined, cancelled: false, requests: undefined, done: false };
 		this.invocations.set(id, state);
 		const ctx = this.createContext(state);
-		let result;
+		let value;
 		try {
-			result = success(await this.current.run(state, () => this.route(invocation, ctx, state)));
+			value = this.current.run(state, () => this.route(invocation, ctx, state));
 		} catch (error) {
-			if (state.cancelled) result = failure("cancelled", "the invocation was cancelled");
-			else if (error instanceof InvocationFailure) result = failure(error.code, error.message);
-			else result = failure("extension_error", messageOf(error));
+			value = Promise.reject(error);
 		}
-		this.finish(state, result);
+		// Settled on a later microtask even when the handler returned synchronously, like an `await`, so a
+		// `cancel` read in the same chunk still wins.
+		const tool = invocation.kind === "tool";
+		Promise.resolve(value).then(
+			(result) => this.finish(state, success(tool ? (result ?? { content: [] }) : result)),
+			(error) => {
+				if (state.cancelled) this.finish(state, failure("cancelled", "the invocation was cancelled"));
+				else if (error instanceof InvocationFailure) this.finish(state, failure(error.code, error.message));
+				else this.finish(state, failure("extension_error", messageOf(error)));
+			},
+		);
 	}
 
 	finish(state, result) {
@@ -401,15 +454,15 @@ class Runtime {
 		this.respond(state.id, result);
 	}
 
-	async route(invocation, ctx, state) {
+	/** Runs the handler; its value, or a promise of it (a tool's missing result is filled in by `invoke`). */
+	route(invocation, ctx, state) {
 		switch (invocation.kind) {
 			case "tool": {
 				const tool = this.registered(this.tools, "tool", invocation.name);
 				const onUpdate = (partial) => this.update(state, partial);
 				// pi's signal parameter is optional: an execute that does not declare it never pays for one.
 				const signal = tool.execute.length >= 3 ? ctx.signal : undefined;
-				const value = await tool.execute(invocation.callId, invocation.arguments, signal, onUpdate, ctx);
-				return value ?? { content: [] };
+				return tool.execute(invocation.callId, invocation.arguments, signal, onUpdate, ctx);
 			}
 			case "command":
 				return this.registered(this.commands, "command", invocation.name).handler(invocation.arguments, ctx);
@@ -473,7 +526,10 @@ class Runtime {
 		const id = `kit-${++this.nextRequestId}`; // ids are ours to choose; the host only needs them unique
 		const promise = new Promise((resolve, reject) => {
 			this.pending.set(id, { resolve, reject, invocation });
-			invocation?.requests.add(id);
+			if (invocation) {
+				invocation.requests ??= new Set();
+				invocation.requests.add(id);
+			}
 			try {
 				this.send({ type: "request", id, request });
 			} catch (error) {
@@ -504,7 +560,7 @@ class Runtime {
 	}
 
 	forget(id) {
-		this.pending.get(id)?.invocation?.requests.delete(id);
+		this.pending.get(id)?.invocation?.requests?.delete(id);
 		this.pending.delete(id);
 	}
 

@@ -4,6 +4,7 @@ import {
 	checkMaxFrameBytes,
 	DEFAULT_MAX_FRAME_BYTES,
 	encodeFrame,
+	encodeFrameText,
 	FrameDecoder,
 	FrameError,
 	MIN_MAX_FRAME_BYTES,
@@ -63,9 +64,31 @@ describe("frame codec", () => {
 		failsWith(() => new FrameDecoder().push(bytes("{nope}\n")), "invalid_frame", /not valid JSON/);
 	});
 
+	test("frames packed into one chunk fail at the first bad one, whatever path decodes them", () => {
+		// A literal U+FFFD is valid UTF-8 and decodes; a broken sequence after good frames fails the chunk.
+		assert.deepEqual(new FrameDecoder().push(bytes('{"t":"\uFFFD"}\n{"u":1}\n{"v"')), [{ t: "\uFFFD" }, { u: 1 }]);
+		const bad = Buffer.concat([bytes('{"a":1}\n'), Buffer.from([0x22, 0xff, 0x22, 0x0a]), bytes('{"b":2}\n')]);
+		failsWith(() => new FrameDecoder().push(bad), "invalid_frame", /UTF-8/);
+		failsWith(() => new FrameDecoder().push(bytes('{"a":1}\n{"b":2}\r\n')), "invalid_frame", /CRLF/);
+		failsWith(() => new FrameDecoder().push(bytes('{"a":1}\n{nope}\n{"c":3}\n')), "invalid_frame", /not valid JSON/);
+		// Whole lines then a tail past the limit: the tail fails before its LF arrives.
+		failsWith(
+			() => new FrameDecoder(MIN_MAX_FRAME_BYTES).push(bytes(`{"a":1}\n${"x".repeat(1025)}`)),
+			"frame_too_large",
+			/without LF/,
+		);
+		// Plain Uint8Array chunks decode as Buffers do.
+		const d = new FrameDecoder();
+		assert.deepEqual(d.push(new Uint8Array(bytes('{"a":1}\n{"b"'))), [{ a: 1 }]);
+		assert.deepEqual(d.push(new Uint8Array(bytes(":2}\n"))), [{ b: 2 }]);
+	});
+
 	test("encoding refuses a frame past the limit and terminates with LF", () => {
 		assert.equal(encodeFrame({ a: 1 }).toString(), '{"a":1}\n');
 		failsWith(() => encodeFrame("x".repeat(2000), 1024), "frame_too_large", /exceeds max_frame_bytes 1024/);
+		// The byte count, not the character count: 341 three-byte characters fit in 1,024 bytes, 342 do not.
+		assert.equal(encodeFrameText("☃".repeat(340), 1024), `"${"☃".repeat(340)}"\n`);
+		failsWith(() => encodeFrameText("☃".repeat(341), 1024), "frame_too_large", /frame of 1025 bytes/);
 	});
 
 	test("max_frame_bytes defaults to 1 MiB and cannot go below 1,024", () => {

@@ -107,6 +107,11 @@ describe("frames the host refuses", () => {
 		["blank", /blank line/],
 		["badutf8", /not valid UTF-8/],
 		["unknown_field", /unknown field \/extra/],
+		// The hot frames (response, update of a call in flight) are checked as strictly as any other.
+		["unknown_field_update", /invalid update frame: unknown field \/extra/],
+		["unknown_field_result", /unknown field \/result\/extra/],
+		["unknown_field_error", /unknown field \/result\/error\/x/],
+		["incomplete_error", /\/result\/error must have required properties message/],
 	];
 	for (const [tool, message] of cases) {
 		test(`${tool}: the instance crashes, the call fails with the reason, the host survives`, async (t) => {
@@ -220,6 +225,40 @@ describe("timeouts", () => {
 		assert.equal(outcome!.result.ok, false);
 		assert.match(String((outcome!.result as { error: Error }).error.message), /did not answer within 300 ms/);
 		assert.equal(host.instances[0]!.phase, "active", "a timeout does not kill the extension");
+	});
+
+	test("concurrent calls time out each at its own deadline; answered ones are unaffected", async (t) => {
+		using dir = tempDir();
+		const { host } = testHost({ timeouts: fast });
+		t.after(() => host.shutdown("test end"));
+		await host.load([scriptedSpec(scriptedPackage(dir.path, "hangs", { tools: ["hang", "echo"] }))]);
+		const started = Date.now();
+		const settledAt = (call: Promise<unknown>) =>
+			call.then(
+				() => assert.fail("a hung call resolved"),
+				(error: Error & { code?: string }) => ({ error, ms: Date.now() - started }),
+			);
+		const late = settledAt(host.invokeTool("hang", "c1", {}, { timeoutMs: 900 }));
+		// Answered well before its deadline, which was the earliest when it was sent.
+		const echo = host.invokeTool("echo", "c2", { text: "meanwhile" }, { timeoutMs: 400 });
+		const early = settledAt(host.invokeTool("hang", "c3", {}, { timeoutMs: 500 }));
+		const middle = settledAt(host.invokeTool("hang", "c4", {}, { timeoutMs: 700 }));
+		assert.equal(textOf(await echo), "echo:meanwhile");
+		const [first, second, third] = await Promise.all([early, middle, late]);
+		assert.equal(first.error.code, "timeout");
+		assert.match(first.error.message, /did not answer within 500 ms/);
+		assert.match(second.error.message, /did not answer within 700 ms/);
+		assert.match(third.error.message, /did not answer within 900 ms/);
+		assert.ok(
+			first.ms >= 495 && first.ms <= second.ms && second.ms <= third.ms,
+			`${first.ms} ${second.ms} ${third.ms}`,
+		);
+		assert.ok(second.ms >= 695 && third.ms >= 895, `${second.ms} ${third.ms}`);
+		// With nothing pending any more, a new call still gets its full timeout (the default one here).
+		const again = Date.now();
+		await rejectsWith(host.invokeTool("hang", "c5", {}), "timeout", /within 300 ms/);
+		assert.ok(Date.now() - again >= 295);
+		assert.equal(host.instances[0]!.phase, "active");
 	});
 
 	test("timeouts are configurable and validated", () => {

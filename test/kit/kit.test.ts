@@ -456,6 +456,25 @@ describe("node kit on the wire", () => {
 			error: { code: "not_registered", message: 'no tool "nope" is registered' },
 		});
 
+		// Frames of one chunk are read in order before any handler's result is sent: even a synchronous tool
+		// loses to a cancel that arrived with its request; the next call in the same chunk still answers.
+		const frame = (value: unknown) => `${JSON.stringify(value)}\n`;
+		const call = (id: string) => ({
+			type: "request",
+			id,
+			generation: 1,
+			request: { kind: "invoke", invocation: { kind: "tool", name: "echo_raw", callId: id, arguments: { text: id } } },
+		});
+		peer.child.stdin!.write(frame(call("t-3")) + frame({ type: "cancel", id: "t-3" }) + frame(call("t-4")));
+		assert.deepEqual((await peer.next((f) => f.id === "t-3")).result, {
+			status: "failure",
+			error: { code: "cancelled", message: "the invocation was cancelled" },
+		});
+		assert.deepEqual((await peer.next((f) => f.id === "t-4")).result, {
+			status: "success",
+			value: { content: [{ type: "text", text: "t-4" }], details: { text: "t-4" } },
+		});
+
 		peer.child.stdin!.end();
 		assert.equal(await peer.exit, 0);
 	});

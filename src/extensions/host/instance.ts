@@ -668,7 +668,7 @@ function isResponseFrame(frame: object): boolean {
 	if (closedKeys(frame, RESPONSE_KEYS) !== 3) return false;
 	const result = (frame as { result: unknown }).result;
 	if (!isRecord(result)) return false;
-	if (result.status === "success") return closedKeys(result, SUCCESS_KEYS) >= 1;
+	if (result.status === "success") return Object.hasOwn(result, "status") && closedKeys(result, SUCCESS_KEYS) >= 1;
 	if (result.status !== "failure" || closedKeys(result, FAILURE_KEYS) !== 2) return false;
 	const error = result.error;
 	return (

@@ -37,7 +37,7 @@ const CR = 0x0d;
  * sending it. A UTF-16 code unit is at most 3 UTF-8 bytes, so most frames need no byte count at all.
  */
 export function encodeFrameText(value: unknown, maxFrameBytes: number = DEFAULT_MAX_FRAME_BYTES): string {
-	const json = JSON.stringify(value);
+	const json = `${JSON.stringify(value)}`;
 	if (json.length * 3 > maxFrameBytes) {
 		const bytes = Buffer.byteLength(json, "utf8");
 		if (bytes > maxFrameBytes) {
