@@ -7,7 +7,7 @@ import type { AgentSessionEvent, SessionEntry, SessionManager } from "@earendil-
 import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
 import { createPierRuntime, modelRefOf, type PierRuntime, type SessionTarget } from "../agent/session-factory.js";
 import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
-import { ERROR_ENTRY, rowOf, rowsOf } from "./transcript.js";
+import { ERROR_ENTRY, rowOf, rowsOf, summaryOf } from "./transcript.js";
 import { COMMAND_NAME } from "./ui/descriptors.js";
 import { SessionUi } from "./ui/session-ui.js";
 import type { CommandView, EventName, EventPayloads, SessionSummary, SessionView } from "./wire.js";
@@ -190,7 +190,7 @@ export class LiveSession {
 			this.lastActivity < cutoff &&
 			this.channel.clientCount === 0 &&
 			!this.session.isStreaming &&
-			this.ui.view().dialogs.length === 0 &&
+			!this.ui.hasPendingDialogs &&
 			file !== undefined &&
 			existsSync(file)
 		);
@@ -304,23 +304,14 @@ export class LiveSession {
 
 	summary(): SessionSummary {
 		const manager = this.session.sessionManager;
-		const header = manager.getHeader();
-		const entries = manager.getEntries();
-		const messages = entries.filter((e) => e.type === "message");
-		const firstUser = messages.find((e) => e.type === "message" && e.message.role === "user");
-		const first = firstUser ? rowOf(firstUser) : undefined;
 		const name = manager.getSessionName();
-		return {
-			id: this.id,
+		// A session pi has not written yet still has its header in memory.
+		const header = manager.getHeader() ?? { id: this.id, cwd: manager.getCwd(), timestamp: new Date().toISOString() };
+		return summaryOf({ ...header, id: this.id }, manager.getEntries(), {
 			...(name ? { name } : {}),
-			cwd: manager.getCwd(),
-			createdAt: header?.timestamp ?? new Date().toISOString(),
-			modifiedAt: entries.at(-1)?.timestamp ?? header?.timestamp ?? new Date().toISOString(),
-			messageCount: messages.length,
-			...(first?.kind === "user" ? { firstMessage: first.text.slice(0, 200) } : {}),
 			live: true,
 			streaming: this.session.isStreaming,
-		};
+		});
 	}
 
 	commands(): CommandView[] {

@@ -5,9 +5,9 @@
  */
 import { readFileSync } from "node:fs";
 import type { SessionEntry, SessionHeader } from "@earendil-works/pi-coding-agent";
-import { rowOf, rowsOf } from "./transcript.js";
+import { rowsOf, summaryOf } from "./transcript.js";
 import { SessionUi } from "./ui/session-ui.js";
-import type { SessionSummary, SessionView } from "./wire.js";
+import type { SessionView } from "./wire.js";
 
 /** pi's current session format; older files go through pi's own migration (by opening the session). */
 const CURRENT_VERSION = 3;
@@ -64,24 +64,10 @@ export function viewFromFile({ header, entries }: SessionFile): SessionView {
 		else if (entry.type === "model_change") model = `${entry.provider}/${entry.modelId}`;
 		else if (entry.type === "thinking_level_change") thinkingLevel = entry.thinkingLevel;
 	}
-	const branch = branchOf(entries);
-	const messages = entries.filter((e) => e.type === "message");
-	const firstUser = messages.find((e) => e.type === "message" && e.message.role === "user");
-	const first = firstUser ? rowOf(firstUser) : undefined;
-	const session: SessionSummary = {
-		id: header.id,
-		...(name ? { name } : {}),
-		cwd: header.cwd,
-		createdAt: header.timestamp,
-		modifiedAt: entries.at(-1)?.timestamp ?? header.timestamp,
-		messageCount: messages.length,
-		...(first?.kind === "user" ? { firstMessage: first.text.slice(0, 200) } : {}),
-		live: false,
-		streaming: false,
-	};
+	const session = summaryOf(header, entries, { ...(name ? { name } : {}), live: false, streaming: false });
 	return {
 		session,
-		rows: rowsOf(branch),
+		rows: rowsOf(branchOf(entries)),
 		ui: ui.view(),
 		// Commands are known once the session runs; the stream's snapshot brings them.
 		commands: [],

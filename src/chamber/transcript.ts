@@ -6,7 +6,7 @@
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { normalizeCard, unwrapDescriptor } from "./ui/descriptors.js";
 import { LIMITS } from "./ui/descriptors.js";
-import type { ToolCallView, TranscriptRow } from "./wire.js";
+import type { SessionSummary, ToolCallView, TranscriptRow } from "./wire.js";
 
 /** Custom entry type under which pier records extension errors in the session file. */
 export const ERROR_ENTRY = "pier.error";
@@ -164,4 +164,26 @@ export function latestRows<V extends { rows: TranscriptRow[]; olderRows?: number
 	if (limit === undefined || view.rows.length <= limit) return view;
 	const page = pageOf(view.rows, { limit });
 	return { ...view, rows: page.rows, olderRows: page.olderRows };
+}
+
+/** A session's list entry from its header and entries: one definition for live sessions and files alike. */
+export function summaryOf(
+	header: { id: string; cwd: string; timestamp: string },
+	entries: readonly SessionEntry[],
+	state: { name?: string; live: boolean; streaming: boolean },
+): SessionSummary {
+	const messages = entries.filter((e) => e.type === "message");
+	const firstUser = messages.find((e) => e.type === "message" && e.message.role === "user");
+	const first = firstUser ? rowOf(firstUser) : undefined;
+	return {
+		id: header.id,
+		...(state.name ? { name: state.name } : {}),
+		cwd: header.cwd,
+		createdAt: header.timestamp,
+		modifiedAt: entries.at(-1)?.timestamp ?? header.timestamp,
+		messageCount: messages.length,
+		...(first?.kind === "user" ? { firstMessage: first.text.slice(0, 200) } : {}),
+		live: state.live,
+		streaming: state.streaming,
+	};
 }

@@ -63,6 +63,10 @@ export class SessionUi {
 
 	constructor(private readonly publish: Publish) {}
 
+	get hasPendingDialogs(): boolean {
+		return this.dialogs.size > 0;
+	}
+
 	view(): UiState {
 		return {
 			statuses: Object.fromEntries(this.statuses),
