@@ -58,3 +58,22 @@ export function Icon({ name, class: cls }: { name: string | undefined; class?: s
 		</svg>
 	);
 }
+
+/** A button that is only an icon: its label is both the tooltip and what a screen reader says. */
+export function IconButton({
+	icon,
+	label,
+	testId,
+	onClick,
+}: {
+	icon: string;
+	label: string;
+	testId?: string;
+	onClick: () => void;
+}) {
+	return (
+		<button type="button" class="icon-button" data-testid={testId} title={label} aria-label={label} onClick={onClick}>
+			<Icon name={icon} />
+		</button>
+	);
+}

@@ -4,7 +4,7 @@ import { ApiError, api, describeError } from "../api.js";
 import { basename, relativeTime } from "../format.js";
 import type { SessionSummary } from "../types.js";
 import { useConfirm } from "./Confirm.js";
-import { Icon } from "./Icon.js";
+import { Icon, IconButton } from "./Icon.js";
 import { useToast } from "./Toasts.js";
 
 interface ListProps {
@@ -147,26 +147,8 @@ function SessionItem({ session, selected, onSelect, onChanged, onDeleted }: Item
 			)}
 			{!renaming && (
 				<span class="session-tools">
-					<button
-						type="button"
-						class="icon-button"
-						data-testid="rename-session"
-						title="Rename"
-						aria-label="Rename"
-						onClick={startRename}
-					>
-						<Icon name="edit" />
-					</button>
-					<button
-						type="button"
-						class="icon-button"
-						data-testid="delete-session"
-						title="Delete"
-						aria-label="Delete"
-						onClick={() => void remove()}
-					>
-						<Icon name="trash" />
-					</button>
+					<IconButton icon="edit" label="Rename" testId="rename-session" onClick={startRename} />
+					<IconButton icon="trash" label="Delete" testId="delete-session" onClick={() => void remove()} />
 				</span>
 			)}
 		</li>

@@ -8,7 +8,7 @@ import { describeError } from "../api.js";
 import { mintToken } from "../app-frame.js";
 import { comboFromEvent, isBuiltinShortcut } from "../shortcuts.js";
 import type { CommandTrigger, CommandView } from "../types.js";
-import { Icon } from "./Icon.js";
+import { Icon, IconButton } from "./Icon.js";
 
 export function TriggerBar({
 	triggers,
@@ -37,16 +37,12 @@ export function TriggerBar({
 					{t.shortcut && <kbd>{t.shortcut}</kbd>}
 				</button>
 			))}
-			<button
-				type="button"
-				class="icon-button"
-				data-testid="trigger-settings"
-				title="Command triggers and shortcuts"
-				aria-label="Command triggers and shortcuts"
+			<IconButton
+				icon="settings"
+				label="Command triggers and shortcuts"
+				testId="trigger-settings"
 				onClick={onSettings}
-			>
-				<Icon name="settings" />
-			</button>
+			/>
 		</div>
 	);
 }
@@ -102,9 +98,7 @@ export function TriggerSettings({ triggers, commands, editId, onSave, onClose }:
 		<section class="trigger-settings" data-testid="trigger-settings-panel" aria-label="Command triggers">
 			<header>
 				<h3>Command triggers</h3>
-				<button type="button" class="icon-button" aria-label="Close" onClick={onClose}>
-					<Icon name="x" />
-				</button>
+				<IconButton icon="x" label="Close" onClick={onClose} />
 			</header>
 			<p class="muted">
 				Pinned commands appear as buttons next to the composer. A shortcut runs one from anywhere on the page; the
