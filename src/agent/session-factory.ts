@@ -27,7 +27,9 @@ import { ExtensionHost, type HostDiagnostic, type LoadReport } from "../extensio
 import { hostSettings } from "../extensions/host/settings.js";
 import type { Timeouts } from "../extensions/host/timeouts.js";
 import type { Mode } from "../extensions/protocol/frames.js";
-import { approvedByExtension, decideProjectTrust, settingsForTrust, type TrustDecision } from "../extensions/trust.js";
+import { answeredByUser, approvedByExtension, decideProjectTrust, type TrustDecision } from "../extensions/trust.js";
+import { resourceOverridesForTrust, settingsForTrust } from "../extensions/trust-settings.js";
+import { TrustStoreError } from "../extensions/trust-store.js";
 import { installDemoModel } from "./demo-model.js";
 import { agentDir as defaultAgentDir, sessionDirFor } from "./paths.js";
 
@@ -54,8 +56,13 @@ export interface PierSessionOptions {
 	extensionFactories?: ExtensionFactory[];
 	/** Extra tools for the agent, active from the start. */
 	tools?: AgentTool[];
-	/** `--approve` / `--no-approve`: trust for project-local extensions. */
+	/** `--approve` / `--no-approve`: trust the project for this run only (nothing is stored). */
 	approve?: boolean;
+	/**
+	 * Asked when the project needs a decision, none is stored and no trust hook decided (the terminal's
+	 * question). true/false decides this run; undefined leaves it untrusted. Headless modes pass none.
+	 */
+	askProjectTrust?: (decision: TrustDecision) => Promise<boolean | undefined>;
 	/** Values of extension-registered CLI flags (`--name value`). */
 	extensionFlags?: Map<string, boolean | string>;
 	/** What the session shows protocol extensions: `tui`, `rpc`, `json` or `print` (no dialogs). */
@@ -124,7 +131,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	const agentDir = options.agentDir ? resolve(options.agentDir) : defaultAgentDir();
 	const sessionDir = sessionDirFor(cwd, agentDir);
 	mkdirSync(sessionDir, { recursive: true });
-	let trust = decideProjectTrust(cwd, { approve: options.approve });
+	let trust = initialTrust(cwd, agentDir, options.approve);
 	const authStorage = AuthStorage.create(`${agentDir}/auth.json`);
 	const customTools = (options.tools ?? []).map(asToolDefinition);
 	const requested = options.model ? parseModelRef(options.model) : undefined;
@@ -150,12 +157,13 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 			agentDir,
 			authStorage,
 			modelRegistry,
-			settingsManager: settingsForTrust(cwd, agentDir, trust),
+			settingsManager: settingsForTrust({ cwd, agentDir, trust }),
 			...(options.extensionFlags ? { extensionFlagValues: options.extensionFlags } : {}),
 			resourceLoaderOptions: {
 				additionalExtensionPaths: piExtensionPaths,
 				extensionFactories,
 				noExtensions: options.noExtensions ?? false,
+				...resourceOverridesForTrust({ cwd, agentDir, trust }),
 			},
 		});
 		// pi's /reload re-runs its resource loader; protocol extensions restart first, as a new
@@ -217,6 +225,16 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	};
 }
 
+function initialTrust(cwd: string, agentDir: string, approve: boolean | undefined): TrustDecision {
+	try {
+		return decideProjectTrust(cwd, { agentDir, ...(approve !== undefined ? { approve } : {}) });
+	} catch (error) {
+		// A corrupt store is never "trusted", and never silently "untrusted" either: the user must fix it.
+		if (error instanceof TrustStoreError) throw new PierUsageError(error.message);
+		throw error;
+	}
+}
+
 /** Discovers, validates and starts protocol extensions before pi loads its own. */
 async function startProtocolExtensions(
 	options: PierSessionOptions,
@@ -236,7 +254,8 @@ async function startProtocolExtensions(
 	const report =
 		options.onExtensionDiagnostic ?? ((d: HostDiagnostic) => process.stderr.write(`pier: ${d.type}: ${d.message}\n`));
 	// Settings first, the API's options over them.
-	const settingsManager = settingsForTrust(cwd, agentDir, trust);
+	// An untrusted project's extensionHost settings (timeouts, frame limit) are hidden like every other key.
+	const settingsManager = settingsForTrust({ cwd, agentDir, trust });
 	const fromSettings = hostSettings(settingsManager.getGlobalSettings(), settingsManager.getProjectSettings());
 	for (const message of fromSettings.problems) startupDiagnostics.push({ type: "warning", message });
 	const configured = {
@@ -273,16 +292,20 @@ async function startProtocolExtensions(
 	};
 	let round = discover(trust.trusted);
 	if (round.specs.length > 0) await extensionHost.load(round.specs);
-	// The project's own extensions are not loaded yet: the user's may decide its trust now.
+	// The project's own extensions are not loaded yet: the user's may decide its trust now, then the user.
 	try {
 		const approvedBy = await consultTrustHooks(extensionHost, trust, {
 			cwd,
 			hasUI: options.mode === "tui" || options.mode === "rpc",
-			projectExtensions: round.discovery.diagnostics.length,
+			projectExtensions: round.discovery.skippedProject.length,
 		});
-		if (approvedBy) {
-			trust = approvedByExtension(trust, approvedBy);
-			startupDiagnostics.push({ type: "info", message: trust.reason! });
+		if (approvedBy) trust = approvedByExtension(trust, approvedBy);
+		else if (trust.undecided && options.askProjectTrust) {
+			const answer = await options.askProjectTrust(trust);
+			if (answer !== undefined) trust = answeredByUser(trust, answer);
+		}
+		if (trust.trusted) {
+			if (trust.reason) startupDiagnostics.push({ type: "info", message: trust.reason });
 			round = discover(true);
 			await extensionHost.reload(round.specs);
 		}

@@ -1,119 +1,160 @@
 /**
- * The one trust check for project-local extensions.
+ * The one trust check for a project: does it carry anything pier would load, and did the user decide?
  *
- * A project's `.pi/` can carry extensions (auto-discovered `.pi/extensions/`,
- * `extensions` and `packages` in `.pi/settings.json`); loading them runs the
- * project's code, and resolving `packages` may even install it. Until pier has a
- * trust store, a project is trusted only when the user says so with `--approve`.
- *
- * An untrusted project still gets its other settings; pi sees a project settings
- * view in which extensions are excluded and packages are absent, so nothing of
- * the project's runs or installs.
+ * Policy (pi ≥ 0.79's, on pi 0.74.2 which has none): a project with nothing pier would load is trusted; else a
+ * one-run flag (`--approve` / `--no-approve`) decides; else the nearest decision in `<agentDir>/trust.json`; else it
+ * is undecided, which is untrusted unless a user-level trust hook or the terminal's question approves it. Headless
+ * runs never ask. An untrusted project contributes nothing (see trust-settings.ts for how pi is told).
  */
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { SettingsManager } from "@earendil-works/pi-coding-agent";
-import { projectConfigDir } from "../agent/paths.js";
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { canonicalDir, TrustStore } from "./trust-store.js";
+
+/** What under `<cwd>/.pi` pier (through pi) would load; pi ≥ 0.79's list (without mcp.json, which nothing here reads). */
+const PROJECT_CONFIG_RESOURCES = [
+	"settings.json",
+	"extensions",
+	"skills",
+	"prompts",
+	"themes",
+	"SYSTEM.md",
+	"APPEND_SYSTEM.md",
+] as const;
+/** pi 0.74.2's context file names, in its order of preference per directory. */
+export const CONTEXT_FILE_NAMES = ["AGENTS.md", "AGENTS.MD", "CLAUDE.md", "CLAUDE.MD"] as const;
 
 export interface TrustOptions {
 	/** `--approve` (true), `--no-approve` (false), or unset. */
 	approve?: boolean;
+	agentDir: string;
 }
 
+export type TrustSource = "nothing-to-trust" | "flag" | "store" | "undecided" | "extension" | "prompt";
+
 export interface TrustDecision {
+	/** The canonical project directory (the store's key). */
+	cwd: string;
 	trusted: boolean;
-	/** Whether the project carries anything that trust would gate. */
-	hasProjectExtensions: boolean;
-	/** No flag decided: extensions' trust hooks (project_trust, trust_decision) may still approve. */
+	/** What the project has that trust gates (paths relative to cwd, or absolute outside it). Empty: nothing to decide. */
+	resources: string[];
+	source: TrustSource;
+	/** For `store`: the directory whose stored decision applied (cwd or an ancestor). */
+	matchedPath?: string;
+	/** No flag and no stored decision: trust hooks or the terminal's question may still approve. */
 	undecided?: boolean;
-	/** Shown to the user when project extensions are skipped. */
+	/** The one line shown when the project's files are skipped (or trusted by an extension). */
 	reason?: string;
 }
 
-const GATED_KEYS = ["extensions", "packages"] as const;
-/** pi's override pattern that disables every auto-discovered project extension. */
-const EXCLUDE_ALL = ["!**"];
+function homeDir(): string {
+	return canonicalDir(process.env.HOME || homedir());
+}
 
-function readProjectSettings(cwd: string): Record<string, unknown> | undefined {
-	const file = join(projectConfigDir(cwd), "settings.json");
-	if (!existsSync(file)) return undefined;
-	try {
-		const parsed: unknown = JSON.parse(readFileSync(file, "utf8"));
-		return parsed && typeof parsed === "object" ? (parsed as Record<string, unknown>) : undefined;
-	} catch {
-		return undefined;
+function isInside(path: string, root: string): boolean {
+	return path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
+}
+
+function ancestors(dir: string, stopAt?: string): string[] {
+	const dirs: string[] = [];
+	let current = dir;
+	while (true) {
+		dirs.push(current);
+		if (stopAt && current === stopAt) return dirs;
+		const parent = dirname(current);
+		if (parent === current) return dirs;
+		current = parent;
 	}
 }
 
-export function hasProjectExtensions(cwd: string): boolean {
-	if (existsSync(join(projectConfigDir(cwd), "extensions"))) return true;
-	const settings = readProjectSettings(cwd);
-	return GATED_KEYS.some((key) => Array.isArray(settings?.[key]) && (settings[key] as unknown[]).length > 0);
+function gitRoot(dir: string): string | undefined {
+	return ancestors(dir).find((d) => existsSync(join(d, ".git")));
 }
-
-export function decideProjectTrust(cwd: string, options: TrustOptions): TrustDecision {
-	const gated = hasProjectExtensions(cwd);
-	if (!gated) return { trusted: true, hasProjectExtensions: false };
-	if (options.approve === true) return { trusted: true, hasProjectExtensions: true };
-	const how = options.approve === false ? "--no-approve was given" : "pass --approve to trust it";
-	return {
-		trusted: false,
-		hasProjectExtensions: true,
-		undecided: options.approve === undefined,
-		reason: `project extensions in ${projectConfigDir(cwd)} were not loaded: the project is not trusted (${how})`,
-	};
-}
-
-type SettingsStorage = Parameters<typeof SettingsManager.fromStorage>[0];
-type SettingsScope = Parameters<SettingsStorage["withLock"]>[0];
 
 /**
- * pi's settings for `cwd`, with the project's extension sources hidden when the
- * project is not trusted. Writes to the project scope keep the hidden keys as
- * they are on disk.
+ * The `.agents/skills` directories pi 0.74.2 reads for `cwd` (cwd up to the git root, else to `/`), without the
+ * user's own `~/.agents/skills`.
  */
-export function settingsForTrust(cwd: string, agentDir: string, trust: TrustDecision): SettingsManager {
-	const files = SettingsManager.create(cwd, agentDir);
-	if (trust.trusted) return files;
-	// pi 0.74.2 exports `fromStorage` but not its file storage (with pi's locking); reuse the instance's.
-	const inner = (files as unknown as { storage: SettingsStorage }).storage;
-	return SettingsManager.fromStorage(new UntrustedProjectSettingsStorage(inner));
+export function projectAgentsSkillDirs(cwd: string): string[] {
+	const user = join(homeDir(), ".agents", "skills");
+	return ancestors(resolve(cwd), gitRoot(resolve(cwd)))
+		.map((d) => join(d, ".agents", "skills"))
+		.filter((d) => d !== user && canonicalDir(d) !== user);
 }
 
-class UntrustedProjectSettingsStorage implements SettingsStorage {
-	constructor(private readonly inner: SettingsStorage) {}
-
-	withLock(scope: SettingsScope, fn: (current: string | undefined) => string | undefined) {
-		if (scope !== "project") return this.inner.withLock(scope, fn);
-		this.inner.withLock(scope, (current) => {
-			const original = parseObject(current);
-			const next = fn(JSON.stringify({ ...original, packages: [], extensions: EXCLUDE_ALL }));
-			if (next === undefined) return undefined;
-			const written = parseObject(next);
-			for (const key of GATED_KEYS) {
-				if (key in original) written[key] = original[key];
-				else delete written[key];
-			}
-			return JSON.stringify(written, null, 2);
-		});
-	}
+/**
+ * Whether a context file pi would load for `cwd` is the project's. pi reads `<agentDir>/AGENTS.md` (the user's)
+ * and one file per directory from cwd up to `/`. Files in the home directory or above it are the user's or the
+ * machine's, not something a cloned project can bring; the ones below home, and anywhere outside home, are the
+ * project's.
+ */
+export function isProjectContextFile(file: string, agentDir: string): boolean {
+	const dir = canonicalDir(dirname(file));
+	if (dir === canonicalDir(agentDir)) return false;
+	const home = homeDir();
+	if (isInside(home, dir)) return false;
+	return true;
 }
 
-function parseObject(text: string | undefined): Record<string, unknown> {
-	if (!text) return {};
-	try {
-		const value: unknown = JSON.parse(text);
-		return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-	} catch {
-		return {};
+/** Everything the project at `cwd` has that pier would load from it. */
+export function trustRequiringResources(cwd: string, agentDir: string): string[] {
+	const root = resolve(cwd);
+	const found: string[] = [];
+	const label = (path: string) => {
+		const rel = relative(root, path);
+		return rel && !rel.startsWith("..") ? rel : path;
+	};
+	for (const entry of PROJECT_CONFIG_RESOURCES) {
+		const path = join(root, ".pi", entry);
+		if (existsSync(path)) found.push(label(path));
 	}
+	for (const dir of projectAgentsSkillDirs(root)) if (existsSync(dir)) found.push(label(dir));
+	for (const dir of ancestors(root)) {
+		const name = CONTEXT_FILE_NAMES.find((n) => existsSync(join(dir, n)));
+		if (name && isProjectContextFile(join(dir, name), agentDir)) found.push(label(join(dir, name)));
+	}
+	return found;
+}
+
+/** Decides without asking anyone; the store is read only when no flag decided. */
+export function decideProjectTrust(cwd: string, options: TrustOptions): TrustDecision {
+	const dir = canonicalDir(cwd);
+	const resources = trustRequiringResources(dir, options.agentDir);
+	const base = { cwd: dir, resources };
+	if (resources.length === 0) return { ...base, trusted: true, source: "nothing-to-trust" };
+	if (options.approve === true) return { ...base, trusted: true, source: "flag" };
+	if (options.approve === false) return untrusted(base, "flag", "--no-approve was given");
+	const entry = new TrustStore(options.agentDir).entry(dir);
+	if (entry?.decision === true) return { ...base, trusted: true, source: "store", matchedPath: entry.path };
+	if (entry?.decision === false) {
+		const where = entry.path === dir ? "" : ` (decided for ${entry.path})`;
+		return { ...untrusted(base, "store", `you chose not to trust it${where}`), matchedPath: entry.path };
+	}
+	return { ...untrusted(base, "undecided", "no decision yet"), undecided: true };
+}
+
+function untrusted(base: { cwd: string; resources: string[] }, source: TrustSource, why: string): TrustDecision {
+	return { ...base, trusted: false, source, reason: skippedLine(base.cwd, base.resources, why) };
+}
+
+/** The one line pier prints for an untrusted project: what it skipped and how to trust it. */
+export function skippedLine(cwd: string, resources: readonly string[], why: string): string {
+	return `project ${cwd} is not trusted (${why}): skipped ${resources.join(", ")}; trust it with \`pier trust ${cwd}\`, or for one run with --approve`;
 }
 
 /** The decision once a user-level extension's trust hook approved the project. */
 export function approvedByExtension(decision: TrustDecision, extensionId: string): TrustDecision {
 	return {
+		cwd: decision.cwd,
+		resources: decision.resources,
 		trusted: true,
-		hasProjectExtensions: decision.hasProjectExtensions,
+		source: "extension",
 		reason: `project trusted by extension ${extensionId}`,
 	};
+}
+
+/** The decision once the user answered the terminal's question. */
+export function answeredByUser(decision: TrustDecision, trusted: boolean): TrustDecision {
+	if (trusted) return { cwd: decision.cwd, resources: decision.resources, trusted: true, source: "prompt" };
+	return untrusted(decision, "prompt", "you chose not to trust it");
 }

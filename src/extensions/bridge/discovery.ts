@@ -4,13 +4,14 @@
  * `<project>/.pi/extensions/<name>/pi-extension.json` (project, trusted only).
  * Everything else given with `-e` stays pi's to load.
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { projectConfigDir } from "../../agent/paths.js";
 import type { ExtensionSpec } from "../host/instance.js";
 import { type ExtensionOrigin, loadManifest, MANIFEST_FILE } from "../manifest.js";
 import { processSpec } from "../runtimes/process/launcher.js";
 import { quickjsSpec } from "../runtimes/quickjs/launcher.js";
+import { enclosingManifestDir, manifestDirsIn } from "../trust-settings.js";
 
 export interface ManifestSource {
 	path: string;
@@ -21,6 +22,8 @@ export interface Discovery {
 	sources: ManifestSource[];
 	/** `-e` paths that are pi extensions (TS/JS files and directories). */
 	piPaths: string[];
+	/** Manifests of an untrusted project, not loaded (the session's one trust line says so). */
+	skippedProject: string[];
 	diagnostics: string[];
 }
 
@@ -34,15 +37,6 @@ export function isManifestPath(path: string): boolean {
 	}
 }
 
-function manifestDirs(root: string): string[] {
-	if (!existsSync(root)) return [];
-	return readdirSync(root, { withFileTypes: true })
-		.filter((entry) => !entry.name.startsWith(".") && (entry.isDirectory() || entry.isSymbolicLink()))
-		.map((entry) => join(root, entry.name))
-		.filter((dir) => existsSync(join(dir, MANIFEST_FILE)))
-		.sort();
-}
-
 export function discoverProtocolExtensions(options: {
 	cwd: string;
 	agentDir: string;
@@ -50,21 +44,24 @@ export function discoverProtocolExtensions(options: {
 	includeDiscovered: boolean;
 	projectTrusted: boolean;
 }): Discovery {
-	const discovery: Discovery = { sources: [], piPaths: [], diagnostics: [] };
+	const discovery: Discovery = { sources: [], piPaths: [], skippedProject: [], diagnostics: [] };
 	for (const path of options.cliPaths) {
 		const absolute = resolve(options.cwd, path);
+		const manifestDir = isManifestPath(absolute) ? undefined : enclosingManifestDir(absolute);
 		if (isManifestPath(absolute)) discovery.sources.push({ path: absolute, origin: "cli" });
+		// A file of a pier extension directory would run in Node, outside the runtime its manifest names.
+		else if (manifestDir)
+			discovery.diagnostics.push(
+				`-e ${path}: ${absolute} is inside the pier extension directory ${manifestDir} (it has ${MANIFEST_FILE}); pass -e ${manifestDir} to load that extension`,
+			);
 		else discovery.piPaths.push(absolute);
 	}
 	if (!options.includeDiscovered) return discovery;
-	for (const dir of manifestDirs(join(options.agentDir, "extensions")))
+	for (const dir of manifestDirsIn(join(options.agentDir, "extensions")))
 		discovery.sources.push({ path: dir, origin: "user" });
-	for (const dir of manifestDirs(join(projectConfigDir(options.cwd), "extensions"))) {
+	for (const dir of manifestDirsIn(join(projectConfigDir(options.cwd), "extensions"))) {
 		if (options.projectTrusted) discovery.sources.push({ path: dir, origin: "project" });
-		else
-			discovery.diagnostics.push(
-				`refusing untrusted project extension manifest ${join(dir, MANIFEST_FILE)} (pass --approve to trust the project)`,
-			);
+		else discovery.skippedProject.push(join(dir, MANIFEST_FILE));
 	}
 	return discovery;
 }

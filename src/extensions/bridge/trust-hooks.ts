@@ -37,7 +37,7 @@ export async function consultTrustHooks(
 	trust: TrustDecision,
 	context: { cwd: string; hasUI: boolean; projectExtensions: number },
 ): Promise<string | undefined> {
-	if (!trust.hasProjectExtensions) return undefined;
+	if (trust.resources.length === 0) return undefined;
 	if (trust.undecided && host.hasHook("project_trust")) {
 		const data = {
 			type: "project_trust",

@@ -1,0 +1,200 @@
+/**
+ * How pi 0.74.2 (which has no project trust) is told what pier decided:
+ *
+ * - Settings: pi reads both scopes through a storage wrapper. An untrusted project's scope is presented as pier's
+ *   own exclusions only, none of the project's keys (not `shellPath`, `shellCommandPrefix`, `npmCommand`,
+ *   `packages`, `extensionHost`, …). The exclusions (`"!**"` for extensions, skills, prompts and themes) are the
+ *   only way to switch off pi's auto-discovery of `.pi/*` and `.agents/skills` before anything is loaded.
+ * - Manifest directories (holding `pi-extension.json`) are pier's alone: every scope's `extensions` list gains
+ *   exclusions for them, and list entries that point into one are dropped, so pi's loader never runs their
+ *   `index.js` in Node next to pier's sandbox.
+ * - Writes keep the file as it is on disk except for what pi changed; pier's exclusions are never written.
+ * - Resource loader overrides drop what settings cannot switch off: project themes (pi loads `.pi/themes`
+ *   regardless), `.pi/SYSTEM.md`, `.pi/APPEND_SYSTEM.md` and the project's context files.
+ *
+ * pi 0.74.2 exports `SettingsManager.fromStorage` but not its file storage (with pi's locking); pier wraps the
+ * storage of a `SettingsManager.create()` instance (a private field: revisit on upgrade).
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { type CreateAgentSessionServicesOptions, SettingsManager } from "@earendil-works/pi-coding-agent";
+import { projectConfigDir } from "../agent/paths.js";
+import { MANIFEST_FILE } from "./manifest.js";
+import { isProjectContextFile, projectAgentsSkillDirs, type TrustDecision } from "./trust.js";
+
+type SettingsStorage = Parameters<typeof SettingsManager.fromStorage>[0];
+type SettingsScope = Parameters<SettingsStorage["withLock"]>[0];
+type Settings = Record<string, unknown>;
+
+const EXCLUDE_ALL = "!**";
+const UNTRUSTED_PROJECT_VIEW: Settings = {
+	extensions: [EXCLUDE_ALL],
+	skills: [EXCLUDE_ALL],
+	prompts: [EXCLUDE_ALL],
+	themes: [EXCLUDE_ALL],
+};
+
+/** The non-hidden subdirectories of `root` holding a pi-extension.json (pier's discovery uses the same rule). */
+export function manifestDirsIn(root: string): string[] {
+	if (!existsSync(root)) return [];
+	return readdirSync(root, { withFileTypes: true })
+		.filter((entry) => !entry.name.startsWith(".") && (entry.isDirectory() || entry.isSymbolicLink()))
+		.map((entry) => join(root, entry.name))
+		.filter((dir) => existsSync(join(dir, MANIFEST_FILE)))
+		.sort();
+}
+
+/** The manifest directory `path` is, or lies in (its nearest ancestor holding a pi-extension.json), if any. */
+export function enclosingManifestDir(path: string): string | undefined {
+	let current = resolve(path);
+	try {
+		if (!statSync(current).isDirectory()) current = dirname(current);
+	} catch {
+		return undefined;
+	}
+	while (true) {
+		if (existsSync(join(current, MANIFEST_FILE))) return current;
+		const parent = dirname(current);
+		if (parent === current) return undefined;
+		current = parent;
+	}
+}
+
+/** pi override patterns that keep its loader out of these directories (`!` for every file, `-` beats a `+`). */
+function exclusionsFor(dirs: readonly string[]): string[] {
+	return dirs.flatMap((dir) => [`!${dir}/**`, `-${join(dir, "index.ts")}`, `-${join(dir, "index.js")}`]);
+}
+
+export interface TrustedSettingsOptions {
+	cwd: string;
+	agentDir: string;
+	trust: TrustDecision;
+}
+
+/** pi's settings for `cwd` as pier's trust decision and manifest directories allow. */
+export function settingsForTrust(options: TrustedSettingsOptions): SettingsManager {
+	const files = SettingsManager.create(options.cwd, options.agentDir);
+	const inner = (files as unknown as { storage: SettingsStorage }).storage;
+	return SettingsManager.fromStorage(new TrustedSettingsStorage(inner, options));
+}
+
+class TrustedSettingsStorage implements SettingsStorage {
+	constructor(
+		private readonly inner: SettingsStorage,
+		private readonly options: TrustedSettingsOptions,
+	) {}
+
+	withLock(scope: SettingsScope, fn: (current: string | undefined) => string | undefined): void {
+		this.inner.withLock(scope, (current) => {
+			const original = parseObject(current);
+			const presented = this.present(scope, original ?? {});
+			const untouched = current === undefined && Object.keys(presented).length === 0;
+			const next = fn(untouched ? undefined : JSON.stringify(presented, null, 2));
+			if (next === undefined) return undefined;
+			// A file pier cannot read is not overwritten with a guess at it (pi records the error).
+			if (original === undefined && current !== undefined) {
+				throw new Error(`${this.fileOf(scope)} is not a JSON object; fix it before pi can change settings in it`);
+			}
+			return JSON.stringify(applyChanges(original ?? {}, presented, parseObject(next) ?? {}), null, 2);
+		});
+	}
+
+	private fileOf(scope: SettingsScope): string {
+		return scope === "global"
+			? join(this.options.agentDir, "settings.json")
+			: join(projectConfigDir(this.options.cwd), "settings.json");
+	}
+
+	private present(scope: SettingsScope, settings: Settings): Settings {
+		if (scope === "project" && !this.options.trust.trusted) return structuredClone(UNTRUSTED_PROJECT_VIEW);
+		const base = scope === "global" ? this.options.agentDir : projectConfigDir(this.options.cwd);
+		const manifestDirs = manifestDirsIn(join(base, "extensions"));
+		const listed = Array.isArray(settings.extensions) ? (settings.extensions as unknown[]) : undefined;
+		const kept = (listed ?? []).filter((entry) => !pointsIntoManifestDir(entry, base));
+		if (manifestDirs.length === 0 && kept.length === (listed?.length ?? 0)) return settings;
+		return { ...settings, extensions: [...kept, ...exclusionsFor(manifestDirs)] };
+	}
+}
+
+function pointsIntoManifestDir(entry: unknown, base: string): boolean {
+	if (typeof entry !== "string" || /^[!+-]/.test(entry)) return false;
+	const path = entry.startsWith("~/") ? join(process.env.HOME ?? "", entry.slice(2)) : entry;
+	return enclosingManifestDir(isAbsolute(path) ? path : resolve(base, path)) !== undefined;
+}
+
+/** The file's settings with exactly what pi changed in the presented view applied; pier's view never leaks. */
+function applyChanges(original: Settings, presented: Settings, next: Settings): Settings {
+	const out: Settings = { ...original };
+	for (const key of new Set([...Object.keys(presented), ...Object.keys(next)])) {
+		if (JSON.stringify(presented[key]) === JSON.stringify(next[key])) continue;
+		if (!(key in next)) {
+			delete out[key];
+			continue;
+		}
+		const value = next[key];
+		const injected = new Set(Array.isArray(presented[key]) ? (presented[key] as unknown[]) : []);
+		const originalList = Array.isArray(original[key]) ? (original[key] as unknown[]) : [];
+		// pi rewrote a list pier added to: keep pi's new entries, the file's own ones, none of pier's.
+		out[key] = Array.isArray(value) ? value.filter((v) => !injected.has(v) || originalList.includes(v)) : value;
+	}
+	return out;
+}
+
+function parseObject(text: string | undefined): Settings | undefined {
+	if (text === undefined) return undefined;
+	try {
+		const value: unknown = JSON.parse(text);
+		return value && typeof value === "object" && !Array.isArray(value) ? (value as Settings) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+type LoaderOptions = NonNullable<CreateAgentSessionServicesOptions["resourceLoaderOptions"]>;
+type Overrides = Pick<
+	LoaderOptions,
+	| "skillsOverride"
+	| "promptsOverride"
+	| "themesOverride"
+	| "agentsFilesOverride"
+	| "systemPromptOverride"
+	| "appendSystemPromptOverride"
+>;
+
+/** Resource loader overrides that drop an untrusted project's skills, prompts, themes, system prompts and context files. */
+export function resourceOverridesForTrust(options: TrustedSettingsOptions): Partial<Overrides> {
+	if (options.trust.trusted) return {};
+	const roots = [projectConfigDir(options.cwd), ...projectAgentsSkillDirs(options.cwd).map((d) => dirname(d))];
+	const isProjects = (path: string | undefined, scope?: string) =>
+		scope === "project" || (path !== undefined && roots.some((r) => path === r || path.startsWith(`${r}${sep}`)));
+	const globalFile = (name: string) => {
+		const file = join(options.agentDir, name);
+		return existsSync(file) ? readFileSync(file, "utf8") : undefined;
+	};
+	const projectHas = (name: string) => existsSync(join(projectConfigDir(options.cwd), name));
+	const overrides: Required<Overrides> = {
+		skillsOverride: (base) => ({
+			...base,
+			skills: base.skills.filter((s) => !isProjects(s.filePath, s.sourceInfo?.scope)),
+		}),
+		promptsOverride: (base) => ({
+			...base,
+			prompts: base.prompts.filter((p) => !isProjects(p.filePath, p.sourceInfo?.scope)),
+		}),
+		themesOverride: (base) => ({
+			...base,
+			themes: base.themes.filter((t) => !isProjects(t.sourcePath, t.sourceInfo?.scope)),
+		}),
+		agentsFilesOverride: (base) => ({
+			agentsFiles: base.agentsFiles.filter((f) => !isProjectContextFile(f.path, options.agentDir)),
+		}),
+		// pi prefers the project's file and then never reads the user's: put the user's back.
+		systemPromptOverride: (base) => (projectHas("SYSTEM.md") ? globalFile("SYSTEM.md") : base),
+		appendSystemPromptOverride: (base) => {
+			if (!projectHas("APPEND_SYSTEM.md")) return base;
+			const global = globalFile("APPEND_SYSTEM.md");
+			return global === undefined ? [] : [global];
+		},
+	};
+	return overrides;
+}
