@@ -3,13 +3,15 @@
  * settings. HTTP lives elsewhere (routes.ts); this is what the routes call.
  */
 import { closeSync, openSync, readdirSync, readSync, rmSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { agentDir, SESSION_DIR_ENV } from "../agent/paths.js";
-import { hasProjectExtensions } from "../extensions/trust.js";
+import { decideProjectTrust } from "../extensions/trust.js";
+import { canonicalDir, TrustStore } from "../extensions/trust-store.js";
 import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
 import { readJsonFile, writeJsonFile } from "./json-file.js";
+import { migrateChamberTrust } from "./trust-migration.js";
 import { LiveSession, SessionError } from "./live-session.js";
 import { readSessionFile, viewFromFile } from "./session-file.js";
 import { isCommandName } from "./ui/descriptors.js";
@@ -17,7 +19,7 @@ import { BUILTIN_SHORTCUTS } from "./ui/shortcuts.js";
 import type { CreateSessionBody, SessionSummary, SessionView, TrustView, UiSettings } from "./wire.js";
 
 export interface ChamberOptions {
-	/** Where auth.json, trust.json and ui-settings.json live. */
+	/** Where auth.json and ui-settings.json live (and the trust.json of older pier versions, migrated once). */
 	stateDir: string;
 	/** The project a session opens in when the client names none. */
 	defaultCwd: string;
@@ -37,16 +39,17 @@ export class Chamber {
 	private readonly opening = new Map<string, Promise<LiveSession>>();
 	/** Session id → file, from the last listing: how a session not open yet is found. */
 	private readonly files = new Map<string, string>();
-	private readonly trustFile: string;
+	/** pi's own store (`<agentDir>/trust.json`), shared with `pier trust` and pi ≥ 0.79. */
+	private readonly trustStore = new TrustStore(agentDir());
 	private readonly settingsFile: string;
 
 	private readonly idleSweep: NodeJS.Timeout;
 
 	constructor(readonly options: ChamberOptions) {
-		this.trustFile = resolve(options.stateDir, "trust.json");
 		this.settingsFile = resolve(options.stateDir, "ui-settings.json");
+		migrateChamberTrust(resolve(options.stateDir, "trust.json"), this.trustStore);
 		// Fail at start-up, not on first use, when a state file is corrupt.
-		this.trustDecisions();
+		this.trustStore.decisions();
 		this.uiSettings();
 		const idleMs = options.idleCloseMs ?? 15 * 60_000;
 		this.idleSweep = setInterval(() => void this.closeIdle(idleMs), Math.min(60_000, idleMs)).unref();
@@ -92,17 +95,17 @@ export class Chamber {
 	async create(body: CreateSessionBody): Promise<LiveSession> {
 		const cwd = resolve(this.options.defaultCwd, body.cwd ?? ".");
 		if (!isDirectory(cwd)) throw new SessionError(422, "bad_request", `cwd: ${cwd} is not a directory`);
-		const trust = this.trustOf(cwd);
-		let approve = this.options.approve ?? (trust.decided ? trust.trusted : undefined);
 		if (body.approve !== undefined && this.options.approve === undefined) {
-			this.decideTrust(cwd, body.approve);
-			approve = body.approve;
+			this.decideTrust(cwd, body.approve, { parent: body.trustParent === true });
 		}
-		if (trust.hasProjectExtensions && approve === undefined) {
+		const trust = this.trustOf(cwd);
+		const approve = trust.decided ? trust.trusted : undefined;
+		if (trust.needsDecision && approve === undefined) {
+			const parent = trust.parent ? `, trust its parent folder ${trust.parent} (approve: true, trustParent: true)` : "";
 			throw new SessionError(
 				409,
 				"trust_required",
-				`${cwd} has its own extensions; trust it (approve: true) to run them, or refuse (approve: false)`,
+				`${trust.cwd} has files pier would load (${trust.resources.join(", ")}); trust it (approve: true)${parent}, or do not trust it (approve: false)`,
 			);
 		}
 		const session = await LiveSession.open({
@@ -232,27 +235,44 @@ export class Chamber {
 
 	// ---- trust -------------------------------------------------------------------------------------
 
-	private trustDecisions(): Record<string, boolean> {
-		return readJsonFile<{ projects?: Record<string, boolean> }>(this.trustFile, {}).projects ?? {};
-	}
-
+	/** The project's decision as sessions get it: `pier serve --approve/--no-approve`, else the shared store. */
 	trustOf(cwd: string): TrustView {
-		const path = resolve(this.options.defaultCwd, cwd);
-		const stored = this.trustDecisions()[path];
-		const gated = hasProjectExtensions(path);
-		const decided = this.options.approve !== undefined || stored !== undefined || !gated;
+		const decision = decideProjectTrust(resolve(this.options.defaultCwd, cwd), {
+			agentDir: agentDir(),
+			...(this.options.approve !== undefined ? { approve: this.options.approve } : {}),
+		});
+		const parent = dirname(decision.cwd);
+		const needsDecision = decision.resources.length > 0;
 		return {
-			cwd: path,
-			hasProjectExtensions: gated,
-			trusted: !gated || (this.options.approve ?? stored ?? false),
-			decided,
+			cwd: decision.cwd,
+			hasProjectExtensions: needsDecision,
+			needsDecision,
+			resources: decision.resources,
+			trusted: decision.trusted,
+			decided: !decision.undecided,
+			source: decision.source,
+			...(decision.matchedPath ? { decidedFor: decision.matchedPath } : {}),
+			...(parent !== decision.cwd ? { parent } : {}),
 		};
 	}
 
-	decideTrust(cwd: string, trusted: boolean): TrustView {
-		const path = resolve(this.options.defaultCwd, cwd);
-		writeJsonFile(this.trustFile, { projects: { ...this.trustDecisions(), [path]: trusted } });
-		return this.trustOf(path);
+	/**
+	 * Stores a decision in the shared store. `parent` trusts the parent folder and drops the project's own entry
+	 * (pi's "Trust parent folder"); `trusted: null` forgets the project's own decision.
+	 */
+	decideTrust(cwd: string, trusted: boolean | null, options: { parent?: boolean } = {}): TrustView {
+		const dir = canonicalDir(resolve(this.options.defaultCwd, cwd));
+		if (options.parent) {
+			if (trusted !== true)
+				throw new SessionError(422, "bad_request", "parent: only trusting the parent folder is offered");
+			const parent = dirname(dir);
+			if (parent === dir) throw new SessionError(422, "bad_request", `${dir} has no parent folder`);
+			this.trustStore.setMany([
+				[parent, true],
+				[dir, null],
+			]);
+		} else this.trustStore.set(dir, trusted);
+		return this.trustOf(dir);
 	}
 
 	// ---- UI settings -------------------------------------------------------------------------------

@@ -181,7 +181,7 @@ export function piRoutes(chamber: Chamber): Hono {
 	app.put("/projects/trust", async (c) => {
 		const b = await body(c, Bodies.trust);
 		if (b instanceof Response) return b;
-		return c.json(chamber.decideTrust(b.cwd, b.trusted));
+		return c.json(chamber.decideTrust(b.cwd, b.trusted, { parent: b.parent === true }));
 	});
 
 	app.get("/ui-settings", (c) => c.json(chamber.uiSettings()));

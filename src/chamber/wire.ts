@@ -21,6 +21,8 @@ export const Bodies = {
 			model: Type.Optional(Type.String({ minLength: 3, maxLength: 256 })),
 			thinkingLevel: Type.Optional(Type.String({ maxLength: 32 })),
 			approve: Type.Optional(Type.Boolean()),
+			/** With `approve: true`: trust the project's parent folder instead (pi's "Trust parent folder"). */
+			trustParent: Type.Optional(Type.Boolean()),
 		},
 		closed,
 	),
@@ -39,7 +41,16 @@ export const Bodies = {
 		Type.Object({ values: Type.Record(Type.String(), Type.Unknown()) }, closed),
 		Type.Object({ cancelled: Type.Literal(true) }, closed),
 	]),
-	trust: Type.Object({ cwd: Type.String({ minLength: 1, maxLength: 4096 }), trusted: Type.Boolean() }, closed),
+	trust: Type.Object(
+		{
+			cwd: Type.String({ minLength: 1, maxLength: 4096 }),
+			/** null forgets the project's own decision. */
+			trusted: Type.Union([Type.Boolean(), Type.Null()]),
+			/** Trust the parent folder instead, dropping the project's own entry (only with trusted: true). */
+			parent: Type.Optional(Type.Boolean()),
+		},
+		closed,
+	),
 	uiSettings: Type.Object(
 		{
 			triggers: Type.Array(
@@ -167,10 +178,21 @@ export interface ModelView {
 }
 
 export interface TrustView {
+	/** The canonical project directory (the key in `<agentDir>/trust.json`). */
 	cwd: string;
+	/** Whether the project has anything pier would load from it (older name: hasProjectExtensions). */
+	needsDecision: boolean;
 	hasProjectExtensions: boolean;
+	/** What it has: `.pi/settings.json`, `.pi/extensions`, `AGENTS.md`, … */
+	resources: string[];
 	trusted: boolean;
 	decided: boolean;
+	/** How it was decided: `flag` (pier serve --approve/--no-approve), `store`, `undecided`, `nothing-to-trust`. */
+	source: string;
+	/** The directory whose stored decision applies (the project or an ancestor). */
+	decidedFor?: string;
+	/** The folder "Trust the parent folder" would trust. */
+	parent?: string;
 }
 
 // ---- events ---------------------------------------------------------------------------------------
