@@ -3,7 +3,17 @@
  * must pass through to pi untouched, which generic parsers do not allow.
  */
 
-export type Command = "run" | "sessions" | "ext" | "serve" | "interactive" | "rpc" | "help" | "version";
+export type Command =
+	| "run"
+	| "sessions"
+	| "ext"
+	| "serve"
+	| "trust"
+	| "untrust"
+	| "interactive"
+	| "rpc"
+	| "help"
+	| "version";
 
 export interface CliArgs {
 	command: Command;
@@ -50,7 +60,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 	if (first === "run" || first === "sessions") {
 		args.command = first;
 		rest = rest.slice(1);
-	} else if (first === "ext" || first === "serve") {
+	} else if (first === "ext" || first === "serve" || first === "trust" || first === "untrust") {
 		return { ...args, command: first, rest: rest.slice(1) };
 	} else if (first === "help") {
 		return { ...args, command: "help" };
@@ -161,6 +171,8 @@ Usage:
                                   the chamber: a daemon with a web app (pier serve --help)
   pier sessions [--cwd <dir>] [--json]
                                   list saved sessions (all projects, or one)
+  pier trust [dir] [--parent]     trust a project (stored in <agentDir>/trust.json; pier trust --help)
+  pier untrust [dir]              do not trust it
   pier ext validate <dir>         check a pi-extension.json package
   pier ext invoke <dir> --tool NAME --args JSON | --command NAME [--args TEXT]
                   | --event NAME --data JSON  [--timeout-ms N]
@@ -176,7 +188,7 @@ Options:
   -c, --continue            continue the most recent session of this project
   --no-session              keep the session in memory only
   --cwd <dir>               project directory (default: the current one)
-  --approve / --no-approve  trust / do not trust this project's .pi extensions
+  --approve / --no-approve  trust / do not trust this project for this run only (nothing is stored)
   --mode <text|json|rpc>    run output: final text (default) or every event as JSON lines
   -v, --version             print pier's version
   -h, --help                this help

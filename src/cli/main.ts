@@ -37,6 +37,9 @@ export async function main(argv: readonly string[]): Promise<number> {
 				return await (await import("./ext.js")).extCommand(args.rest);
 			case "serve":
 				return await (await import("./serve.js")).serveCommand(args.rest);
+			case "trust":
+			case "untrust":
+				return await (await import("./trust.js")).trustCommand(args.command, args.rest);
 			case "run":
 				return await (await import("./run.js")).runOnce(args);
 			case "rpc":
@@ -46,7 +49,8 @@ export async function main(argv: readonly string[]): Promise<number> {
 		}
 	} catch (error) {
 		const { PierUsageError } = await import("../agent/session-factory.js");
-		if (error instanceof PierUsageError || error instanceof ArgsError) {
+		const { TrustStoreError } = await import("../extensions/trust-store.js");
+		if (error instanceof PierUsageError || error instanceof ArgsError || error instanceof TrustStoreError) {
 			process.stderr.write(`pier: ${error.message}\n`);
 			return 2;
 		}

@@ -1,15 +1,23 @@
 /** The two long-lived stdio modes, both pi's own: the interactive terminal and RPC. */
 import { InteractiveMode, initTheme, runRpcMode } from "@earendil-works/pi-coding-agent";
+import { agentDir } from "../agent/paths.js";
 import { createPierRuntime, modelRefOf } from "../agent/session-factory.js";
+import { TrustStore } from "../extensions/trust-store.js";
 import type { CliArgs } from "./args.js";
 import { reportDiagnostics, sessionOptionsFrom } from "./session-options.js";
+import { askTrustInTerminal } from "./trust-prompt.js";
 
 export async function runInteractive(args: CliArgs): Promise<number> {
 	if (!process.stdin.isTTY) {
 		process.stderr.write('pier: the interactive terminal needs a TTY; for one prompt use pier run "<prompt>"\n');
 		return 2;
 	}
-	const { runtime, diagnostics } = await createPierRuntime({ ...sessionOptionsFrom(args), mode: "tui" });
+	const options = sessionOptionsFrom(args);
+	const { runtime, diagnostics } = await createPierRuntime({
+		...options,
+		mode: "tui",
+		askProjectTrust: (decision) => askTrustInTerminal(new TrustStore(options.agentDir ?? agentDir()), decision),
+	});
 	reportDiagnostics(diagnostics);
 	initTheme(runtime.services.settingsManager.getTheme(), true);
 	const mode = new InteractiveMode(runtime, {
