@@ -47,6 +47,8 @@ export function failure(c: Context, error: unknown): Response {
 	const message = (error as Error)?.message ?? String(error);
 	// A usage problem from pier's factory (an unknown model) is the client's, not the daemon's.
 	if ((error as Error)?.name === "PierUsageError") return jsonError(c, 400, "bad_request", message);
+	// The user's trust.json is broken: nothing is decided until they fix it (the message says how).
+	if ((error as Error)?.name === "TrustStoreError") return jsonError(c, 500, "trust_store_invalid", message);
 	return jsonError(c, 500, "internal", message);
 }
 

@@ -43,8 +43,9 @@ export function canonicalDir(dir: string): string {
 	}
 }
 
-// proper-lockfile's defaults as pi uses them: 10 attempts 20 ms apart; a lock older than 10 s is stale.
-const LOCK_ATTEMPTS = 10;
+// pi tries 10 times 20 ms apart; pier waits longer (2 s) because several pier processes may start at once.
+// proper-lockfile refreshes a held lock's mtime every 5 s, so one older than 10 s is stale (its default).
+const LOCK_WAIT_MS = 2_000;
 const LOCK_RETRY_MS = 20;
 const LOCK_STALE_MS = 10_000;
 
@@ -119,14 +120,15 @@ export class TrustStore {
 
 	private withLock<T>(fn: () => T): T {
 		mkdirSync(dirname(this.lockPath), { recursive: true });
-		for (let attempt = 0; ; attempt++) {
+		const deadline = Date.now() + LOCK_WAIT_MS;
+		for (;;) {
 			try {
 				mkdirSync(this.lockPath);
 				break;
 			} catch (error) {
 				if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
 				if (this.removeIfStale()) continue;
-				if (attempt >= LOCK_ATTEMPTS) {
+				if (Date.now() >= deadline) {
 					throw new TrustStoreError(
 						`the trust store ${this.file} is locked by another process (${this.lockPath}); try again, or remove that directory if no pi or pier is running`,
 					);

@@ -15,7 +15,13 @@ function doubleFacedExtension(root: string, marker: string): string {
 	mkdirSync(dir, { recursive: true });
 	writeFileSync(
 		join(dir, "pi-extension.json"),
-		JSON.stringify({ schemaVersion: 1, id: "qjs-double", runtime: "quickjs", entry: "index.js", capabilities: ["tools"] }),
+		JSON.stringify({
+			schemaVersion: 1,
+			id: "qjs-double",
+			runtime: "quickjs",
+			entry: "index.js",
+			capabilities: ["tools"],
+		}),
 	);
 	writeFileSync(
 		join(dir, "index.js"),

@@ -12,7 +12,8 @@ import { runPier, tempDir } from "../helpers/pier-cli.js";
 
 const BASH_CALL = 'bash {"command":"echo from-bash"}';
 /** The one line pier prints for a skipped project. */
-const SKIP_LINE = /^pier: warning: project .* is not trusted \(.*\): skipped (.*); trust it with `pier trust .*`, or for one run with --approve$/m;
+const SKIP_LINE =
+	/^pier: warning: project .* is not trusted \(.*\): skipped (.*); trust it with `pier trust .*`, or for one run with --approve$/m;
 
 /** A project whose settings point the bash tool at the project's own program, which leaves a marker. */
 function hostileProject(root: string, settings: (script: string) => Record<string, unknown>) {
