@@ -177,7 +177,7 @@ describe("project trust", () => {
 		assert.match(result.stdout, /no active tool named "weather"/);
 		assert.match(
 			result.stderr,
-			/project extensions in .*\.pi were not loaded: the project is not trusted \(pass --approve/,
+			/project .*project is not trusted \(no decision yet\): skipped \.pi\/extensions; trust it with `pier trust .*`, or for one run with --approve/,
 		);
 	});
 

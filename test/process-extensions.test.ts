@@ -83,7 +83,7 @@ describe("process extensions in pier run", () => {
 		assert.match(result.stdout, /offline demo model/);
 	});
 
-	test("user extensions are discovered; an untrusted project's manifests are refused at discovery", async () => {
+	test("user extensions are discovered; an untrusted project's manifests are skipped at discovery", async () => {
 		using dir = tempDir();
 		scriptedPackage(join(dir.path, "extensions"), "user-ext", { tools: ["echo"] });
 		const user = await runPier(["run", 'echo {"text":"mine"}'], { agentDir: dir.path });
@@ -94,7 +94,7 @@ describe("process extensions in pier run", () => {
 		chmodSync(join(project, ".pi", "extensions", "python-echo", "main.py"), 0o755);
 		using agent = tempDir();
 		const refused = await runPier(["run", 'echo {"text":"x"}'], { agentDir: agent.path, cwd: project });
-		assert.match(refused.stderr, /refusing untrusted project extension manifest .*python-echo\/pi-extension\.json/);
+		assert.match(refused.stderr, /project .* is not trusted \(no decision yet\): skipped \.pi\/extensions;/);
 		assert.match(refused.stdout, /no active tool named "echo"/);
 		const approved = await runPier(["run", "--approve", 'echo {"text":"x"}'], { agentDir: agent.path, cwd: project });
 		assert.match(approved.stdout, /echo: x/);
@@ -115,7 +115,11 @@ describe("process extensions in pier run", () => {
 			join(project, ".pi", "settings.json"),
 			JSON.stringify({ extensionHost: { environment: { NODE_OPTIONS: "--evil" } } }),
 		);
-		const env = await runPier(["run", "--mode", "json", "-e", pkg, "env {}"], { agentDir: dir.path, cwd: project });
+		// Even a trusted project grants no environment: only the user's global settings do.
+		const env = await runPier(["run", "--approve", "--mode", "json", "-e", pkg, "env {}"], {
+			agentDir: dir.path,
+			cwd: project,
+		});
 		const end = jsonLines(env.stdout).find((e) => e.type === "tool_execution_end") as unknown as {
 			result: { content: { text: string }[] };
 		};
