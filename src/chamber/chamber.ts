@@ -101,11 +101,12 @@ export class Chamber {
 		const trust = this.trustOf(cwd);
 		const approve = trust.decided ? trust.trusted : undefined;
 		if (trust.needsDecision && approve === undefined) {
-			const parent = trust.parent ? `, trust its parent folder ${trust.parent} (approve: true, trustParent: true)` : "";
+			// Answered with approve (true/false) and, for the parent folder, trustParent: true.
+			const parent = trust.parent ? `, trust its parent folder ${trust.parent}` : "";
 			throw new SessionError(
 				409,
 				"trust_required",
-				`${trust.cwd} has files pier would load (${trust.resources.join(", ")}); trust it (approve: true)${parent}, or do not trust it (approve: false)`,
+				`${trust.cwd} has files pier would load: ${trust.resources.join(", ")}. Trust it${parent}, or do not trust it.`,
 			);
 		}
 		const session = await LiveSession.open({

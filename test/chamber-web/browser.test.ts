@@ -6,7 +6,7 @@
  * desktop screenshots in docs/screenshots/.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -391,6 +391,30 @@ describe("the chamber in a browser", () => {
 		await idle(page);
 		assert.ok(Date.now() - started < STEP, "the 30 s tool ended early");
 		await see(page.getByTestId("tool-result").last(), "aborted");
+	});
+
+	test("a settings-only project is asked too; Trust the parent folder stores the parent in the shared store", async () => {
+		const parent = join(dir.path, "asks-parent");
+		const project = join(parent, "p");
+		mkdirSync(join(project, ".pi"), { recursive: true });
+		writeFileSync(join(project, ".pi", "settings.json"), "{}\n");
+		const before = new URL(page.url()).searchParams.get("s");
+		await page.getByTestId("new-session-cwd").fill(project);
+		await page.getByTestId("new-session").click();
+		await see(page.getByTestId("trust-detail"), ".pi/settings.json");
+		await see(page.getByTestId("trust-detail"), realpathSync(parent));
+		await page.getByTestId("trust-parent").click();
+		await until(() => {
+			const now = new URL(page.url()).searchParams.get("s");
+			return now && now !== before ? now : undefined;
+		}, "the session in the project whose parent is trusted");
+		const view = (
+			await api.call<{ trusted: boolean; decidedFor: string }>(
+				"GET",
+				`/api/pi/projects/trust?cwd=${encodeURIComponent(project)}`,
+			)
+		).body;
+		assert.deepEqual([view.trusted, view.decidedFor], [true, realpathSync(parent)]);
 	});
 
 	test("a project with its own extensions asks the trust question, and trusting it runs them", async () => {

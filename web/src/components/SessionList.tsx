@@ -159,21 +159,23 @@ function NewSession({ onCreated }: { onCreated: (s: SessionSummary) => void }) {
 	const [cwd, setCwd] = useState("");
 	const [busy, setBusy] = useState(false);
 	const [error, setError] = useState<string | undefined>();
-	const [askTrust, setAskTrust] = useState(false);
+	/** The daemon's question (it names what the project has and its parent folder), while it is open. */
+	const [askTrust, setAskTrust] = useState<string | undefined>();
 
-	const create = async (approve?: boolean) => {
+	const create = async (approve?: boolean, trustParent?: boolean) => {
 		setBusy(true);
 		setError(undefined);
 		try {
-			const body: { cwd?: string; approve?: boolean } = {};
+			const body: { cwd?: string; approve?: boolean; trustParent?: boolean } = {};
 			// Empty means the daemon's own working directory, which the API expresses by leaving cwd out.
 			if (cwd.trim()) body.cwd = cwd.trim();
 			if (approve !== undefined) body.approve = approve;
+			if (trustParent) body.trustParent = true;
 			const r = await api.createSession(body);
-			setAskTrust(false);
+			setAskTrust(undefined);
 			onCreated(r.session);
 		} catch (err) {
-			if (err instanceof ApiError && err.code === "trust_required") setAskTrust(true);
+			if (err instanceof ApiError && err.code === "trust_required") setAskTrust(err.message);
 			else setError(describeError(err));
 		} finally {
 			setBusy(false);
@@ -196,19 +198,28 @@ function NewSession({ onCreated }: { onCreated: (s: SessionSummary) => void }) {
 					aria-label="Project directory"
 					onInput={(e) => {
 						setCwd(e.currentTarget.value);
-						setAskTrust(false);
+						setAskTrust(undefined);
 					}}
 				/>
 				<button type="submit" class="primary" data-testid="new-session" disabled={busy}>
 					<Icon name="plus" /> New session
 				</button>
 			</form>
-			{askTrust && (
+			{askTrust !== undefined && (
 				<div class="trust" role="alertdialog" aria-label="Trust this project?">
-					<p>This project has its own extensions. Trust it and run them?</p>
+					<p>
+						This project has files pier would load, and they can run code. Trust it? Your answer is stored in pi's
+						trust.json, shared with <code>pier trust</code>.
+					</p>
+					<p class="muted" data-testid="trust-detail">
+						{askTrust}
+					</p>
 					<div class="dialog-buttons">
 						<button type="button" data-testid="trust-no" disabled={busy} onClick={() => void create(false)}>
-							Don't trust
+							Do not trust
+						</button>
+						<button type="button" data-testid="trust-parent" disabled={busy} onClick={() => void create(true, true)}>
+							Trust the parent folder
 						</button>
 						<button
 							type="button"
