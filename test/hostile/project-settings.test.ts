@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { runPier, tempDir } from "../helpers/pier-cli.js";
+import { spawn } from "node:child_process";
+import { cleanEnv, jsonLines, PIER_BIN, runPier, tempDir } from "../helpers/pier-cli.js";
 
 const BASH_CALL = 'bash {"command":"echo from-bash"}';
 /** The one line pier prints for a skipped project. */
@@ -51,6 +52,35 @@ describe("an untrusted project's settings run nothing", () => {
 			});
 		}
 	}
+
+	test("headless --mode json and --mode rpc never ask and leave an undecided project untrusted", async (t) => {
+		using dir = tempDir();
+		const agent = join(dir.path, "agent");
+		mkdirSync(agent);
+		const { project, marker } = hostileProject(dir.path, attacks.shellPath!);
+		const json = await runPier(["run", "--mode", "json", BASH_CALL], { agentDir: agent, cwd: project });
+		assert.ok(jsonLines(json.stdout).some((e) => e.type === "tool_execution_end"));
+		assert.match(json.stderr, SKIP_LINE);
+		assert.equal(existsSync(marker), false);
+
+		const rpc = spawn(process.execPath, [PIER_BIN, "--mode", "rpc"], { cwd: project, env: cleanEnv(agent) });
+		t.after(() => rpc.kill("SIGKILL"));
+		let stderr = "";
+		rpc.stderr.setEncoding("utf8").on("data", (d: string) => {
+			stderr += d;
+		});
+		const ended = new Promise<void>((done) => {
+			let buffer = "";
+			rpc.stdout.setEncoding("utf8").on("data", (d: string) => {
+				buffer += d;
+				if (buffer.split("\n").some((line) => line.includes('"type":"agent_end"'))) done();
+			});
+		});
+		rpc.stdin.write(`${JSON.stringify({ id: "p1", type: "prompt", message: BASH_CALL })}\n`);
+		await ended;
+		assert.match(stderr, SKIP_LINE);
+		assert.equal(existsSync(marker), false, "the project's shell ran in rpc mode");
+	});
 
 	test("the same settings do apply once the project is trusted (the attack is real)", async () => {
 		using dir = tempDir();
