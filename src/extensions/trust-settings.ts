@@ -124,18 +124,27 @@ function pointsIntoManifestDir(entry: unknown, base: string): boolean {
 
 /** The file's settings with exactly what pi changed in the presented view applied; pier's view never leaks. */
 function applyChanges(original: Settings, presented: Settings, next: Settings): Settings {
+	const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 	const out: Settings = { ...original };
 	for (const key of new Set([...Object.keys(presented), ...Object.keys(next)])) {
-		if (JSON.stringify(presented[key]) === JSON.stringify(next[key])) continue;
+		if (same(presented[key], next[key])) continue;
 		if (!(key in next)) {
 			delete out[key];
 			continue;
 		}
+		const before = presented[key];
 		const value = next[key];
-		const injected = new Set(Array.isArray(presented[key]) ? (presented[key] as unknown[]) : []);
-		const originalList = Array.isArray(original[key]) ? (original[key] as unknown[]) : [];
-		// pi rewrote a list pier added to: keep pi's new entries, the file's own ones, none of pier's.
-		out[key] = Array.isArray(value) ? value.filter((v) => !injected.has(v) || originalList.includes(v)) : value;
+		if (same(before, original[key]) || !Array.isArray(before) || !Array.isArray(value)) {
+			out[key] = value;
+			continue;
+		}
+		// A list pier had changed in the view (its patterns, or an untrusted project's hidden list): apply pi's
+		// additions and removals to the file's own list.
+		const added = value.filter((v) => !before.some((b) => same(b, v)));
+		const removed = before.filter((b) => !value.some((v) => same(b, v)));
+		const own = Array.isArray(original[key]) ? (original[key] as unknown[]) : [];
+		const kept = own.filter((o) => !removed.some((r) => same(r, o)));
+		out[key] = [...kept, ...added.filter((v) => !kept.some((k) => same(k, v)))];
 	}
 	return out;
 }
