@@ -3,7 +3,8 @@
  * must pass through to pi untouched, which generic parsers do not allow.
  */
 
-export type Command = "run" | "sessions" | "ext" | "serve" | "interactive" | "rpc" | "help" | "version";
+export type Command = "run" | "sessions" | "ext" | "serve" | "interactive" | "rpc" | "help" | "version" | GrantCommand;
+export type GrantCommand = "grant" | "revoke";
 
 export interface CliArgs {
 	command: Command;
@@ -51,6 +52,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 		args.command = first;
 		rest = rest.slice(1);
 	} else if (first === "ext" || first === "serve") {
+		return { ...args, command: first, rest: rest.slice(1) };
+	} else if (first === "grant" || first === "revoke") {
 		return { ...args, command: first, rest: rest.slice(1) };
 	} else if (first === "help") {
 		return { ...args, command: "help" };
@@ -166,6 +169,9 @@ Usage:
                   | --event NAME --data JSON  [--timeout-ms N]
                                   load just that extension and run one thing
   pier ext test <dir>             conformance check of an extension, with a report
+  pier grant [<extension-id> <grant…>]
+  pier revoke <extension-id> [grant…]
+                                  give / take back a QuickJS extension's powers: run, write, read
 
 Options:
   --model <provider/id>     model to use (default: pi's configured default, else pier/demo)
