@@ -41,7 +41,7 @@ export function parseGrants(settings: unknown, file: string): GrantsRead {
 	for (const [id, list] of Object.entries(value)) {
 		const idProblem = identifierProblem(id);
 		if (idProblem) {
-			problems.push(`${file}: ${field(id)}: the extension id ${idProblem} (ignored)`);
+			problems.push(`${file}: ${field(id)}: extension id ${idProblem} (ignored)`);
 			continue;
 		}
 		if (!Array.isArray(list)) {
@@ -94,7 +94,7 @@ export async function changeGrants(
 	change: (current: ReadonlySet<Grant>) => Iterable<Grant>,
 ): Promise<Grant[]> {
 	const idProblem = identifierProblem(extensionId);
-	if (idProblem) throw new GrantStoreError(`the extension id ${idProblem}`);
+	if (idProblem) throw new GrantStoreError(`extension id ${idProblem}`);
 	const file = settingsFileOf(agentDir);
 	mkdirSync(dirname(file), { recursive: true });
 	const release = await lock(file);
