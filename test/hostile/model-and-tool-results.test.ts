@@ -11,28 +11,24 @@ import { describe, test } from "node:test";
 import { REPO_ROOT, runPier, tempDir } from "../helpers/pier-cli.js";
 
 const PROBE = join(REPO_ROOT, "test", "fixtures", "quickjs", "model-probe");
+const MODELS = {
+	providers: {
+		secretive: {
+			baseUrl: "https://user:pw@llm.example/v1?key=QUERYSECRET",
+			// pier's offline demo API, so the test needs no network; the credentials are what matters.
+			api: "pier-demo",
+			apiKey: "KEYSECRET",
+			headers: { "X-Secret": "HEADERSECRET" },
+			models: [{ id: "m1", name: "M1", contextWindow: 1000, maxTokens: 100, headers: { "X-M": "MODELHEADERSECRET" } }],
+		},
+	},
+};
 const SECRETS = ["KEYSECRET", "HEADERSECRET", "MODELHEADERSECRET", "QUERYSECRET", "pw@"];
 
 describe("what an extension sees of the model (decision 14)", () => {
 	test("no headers, no key, no credentials in the base URL", async () => {
 		using agent = tempDir();
-		writeFileSync(
-			join(agent.path, "models.json"),
-			JSON.stringify({
-				providers: {
-					secretive: {
-						baseUrl: "https://user:pw@llm.example/v1?key=QUERYSECRET",
-						// pier's offline demo API, so the test needs no network; the credentials are what matters.
-						api: "pier-demo",
-						apiKey: "KEYSECRET",
-						headers: { "X-Secret": "HEADERSECRET" },
-						models: [
-							{ id: "m1", name: "M1", contextWindow: 1000, maxTokens: 100, headers: { "X-M": "MODELHEADERSECRET" } },
-						],
-					},
-				},
-			}),
-		);
+		writeFileSync(join(agent.path, "models.json"), JSON.stringify(MODELS));
 		const result = await runPier(["run", "--no-session", "--model", "secretive/m1", "-e", PROBE, "model_probe {}"], {
 			agentDir: agent.path,
 		});
@@ -44,6 +40,19 @@ describe("what an extension sees of the model (decision 14)", () => {
 		assert.equal(model.id, "m1");
 		assert.equal(model.headers, null);
 		assert.equal(model.baseUrl, "https://llm.example/v1");
+		for (const secret of SECRETS) assert.equal(seen.includes(secret), false, `${secret} reached the extension`);
+	});
+
+	test("before_provider_headers shows header names, never their values", async () => {
+		using agent = tempDir();
+		writeFileSync(join(agent.path, "models.json"), JSON.stringify(MODELS));
+		const result = await runPier(["run", "--no-session", "--model", "secretive/m1", "-e", PROBE, "headers_probe {}"], {
+			agentDir: agent.path,
+		});
+		assert.equal(result.code, 0, result.stderr);
+		const seen = /says: "(.*)"\.$/.exec(result.stdout.trim())?.[1];
+		assert.ok(seen, result.stdout);
+		assert.deepEqual(JSON.parse(seen), { "X-Secret": "[redacted]", "X-M": "[redacted]" });
 		for (const secret of SECRETS) assert.equal(seen.includes(secret), false, `${secret} reached the extension`);
 	});
 });
