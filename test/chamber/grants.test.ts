@@ -3,7 +3,7 @@
  * (`pier grant` / `pier revoke` / `pier run`) read and write the same global settings.json.
  */
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { ApiClient, type Serve, startServe } from "../helpers/chamber.js";
@@ -31,6 +31,7 @@ describe("grants through the chamber and the CLI", () => {
 		cpSync(join(REPO_ROOT, "test/fixtures/quickjs/hostile-rewrite"), join(agentDir, "extensions", ID), {
 			recursive: true,
 		});
+		symlinkSync(join(REPO_ROOT, "examples/process/node-weather"), join(agentDir, "extensions", "node-weather"));
 		writeFileSync(settingsFile, JSON.stringify({ theme: "dark", extensionHost: { timeouts: { hookMs: 9000 } } }));
 		serve = await startServe(["--state-dir", join(dir.path, "state"), "--ui-password", "hunter2"], {
 			agentDir,
@@ -57,6 +58,20 @@ describe("grants through the chamber and the CLI", () => {
 			uiCapabilities: [],
 			sandboxed: true,
 		});
+		// A process extension is shown with what it declares; grants are not for it.
+		assert.deepEqual(
+			reply.body.extensions.find((e) => e.id === "node-weather"),
+			{
+				id: "node-weather",
+				runtime: "process",
+				capabilities: ["tools", "commands", "event_hooks", "session_actions", "ui"],
+				uiCapabilities: ["notify", "status"],
+				sandboxed: false,
+			},
+		);
+		const cli = await runPier(["grant", "node-weather", "run"], { agentDir });
+		assert.match(cli.stdout, /a process extension: grants change nothing for it, it already runs as your own code/);
+		assert.equal((await runPier(["revoke", "node-weather"], { agentDir })).code, 0);
 		assert.deepEqual(
 			reply.body.known.map((k) => k.name),
 			["run", "write", "read"],
