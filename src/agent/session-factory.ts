@@ -24,6 +24,7 @@ import { protocolBridge } from "../extensions/bridge/factory.js";
 import { produceProviderHeaders } from "../extensions/bridge/headers.js";
 import { consultTrustHooks } from "../extensions/bridge/trust-hooks.js";
 import { ExtensionHost, type HostDiagnostic, type LoadReport } from "../extensions/host/host.js";
+import { readGrants } from "../extensions/grants/store.js";
 import { hostSettings } from "../extensions/host/settings.js";
 import type { Timeouts } from "../extensions/host/timeouts.js";
 import type { Mode } from "../extensions/protocol/frames.js";
@@ -141,7 +142,10 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	// Always bridged, even when empty: a /reload may bring protocol extensions in later.
 	const extensionFactories = [
 		...(options.extensionFactories ?? []),
-		protocolBridge(extensionHost, { projectTrusted: trust.trusted }),
+		protocolBridge(extensionHost, {
+			projectTrusted: trust.trusted,
+			grants: (id) => readGrants(agentDir).grants.get(id) ?? new Set(),
+		}),
 	];
 
 	const createRuntime: CreateAgentSessionRuntimeFactory = async ({
@@ -257,7 +261,8 @@ async function startProtocolExtensions(
 	// An untrusted project's extensionHost settings (timeouts, frame limit) are hidden like every other key.
 	const settingsManager = settingsForTrust({ cwd, agentDir, trust });
 	const fromSettings = hostSettings(settingsManager.getGlobalSettings(), settingsManager.getProjectSettings());
-	for (const message of fromSettings.problems) startupDiagnostics.push({ type: "warning", message });
+	for (const message of [...fromSettings.problems, ...readGrants(agentDir).problems])
+		startupDiagnostics.push({ type: "warning", message });
 	const configured = {
 		timeouts: { ...fromSettings.settings.timeouts, ...options.extensionHost?.timeouts },
 		maxFrameBytes: options.extensionHost?.maxFrameBytes ?? fromSettings.settings.maxFrameBytes,

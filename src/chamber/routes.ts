@@ -9,6 +9,7 @@ import type { Static, TSchema } from "typebox";
 import { Compile } from "typebox/compile";
 import { availableModels } from "../agent/session-factory.js";
 import type { Chamber } from "./chamber.js";
+import { grantRoutes } from "./grant-routes.js";
 import { jsonError } from "./http-errors.js";
 import { SessionError } from "./live-session.js";
 import { latestRows, pageOf } from "./transcript.js";
@@ -185,6 +186,8 @@ export function piRoutes(chamber: Chamber): Hono {
 		if (b instanceof Response) return b;
 		return c.json(chamber.decideTrust(b.cwd, b.trusted, { parent: b.parent === true }));
 	});
+
+	app.route("/grants", grantRoutes());
 
 	app.get("/ui-settings", (c) => c.json(chamber.uiSettings()));
 

@@ -12,8 +12,10 @@ export type Command =
 	| "untrust"
 	| "interactive"
 	| "rpc"
+	| GrantCommand
 	| "help"
 	| "version";
+export type GrantCommand = "grant" | "revoke";
 
 export interface CliArgs {
 	command: Command;
@@ -61,6 +63,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 		args.command = first;
 		rest = rest.slice(1);
 	} else if (first === "ext" || first === "serve" || first === "trust" || first === "untrust") {
+		return { ...args, command: first, rest: rest.slice(1) };
+	} else if (first === "grant" || first === "revoke") {
 		return { ...args, command: first, rest: rest.slice(1) };
 	} else if (first === "help") {
 		return { ...args, command: "help" };
@@ -178,6 +182,9 @@ Usage:
                   | --event NAME --data JSON  [--timeout-ms N]
                                   load just that extension and run one thing
   pier ext test <dir>             conformance check of an extension, with a report
+  pier grant [<extension-id> <grant…>]
+  pier revoke <extension-id> [grant…]
+                                  give / take back a QuickJS extension's powers: run, write, read
 
 Options:
   --model <provider/id>     model to use (default: pi's configured default, else pier/demo)

@@ -35,6 +35,9 @@ export async function main(argv: readonly string[]): Promise<number> {
 				return await (await import("./sessions.js")).listSessions(args);
 			case "ext":
 				return await (await import("./ext.js")).extCommand(args.rest);
+			case "grant":
+			case "revoke":
+				return await (await import("./grant.js")).grantCommand(args.command, args.rest);
 			case "serve":
 				return await (await import("./serve.js")).serveCommand(args.rest);
 			case "trust":

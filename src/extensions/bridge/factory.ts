@@ -5,30 +5,25 @@
  * and hooks go in; UI requests and session actions come back out through the
  * session's own ExtensionContext.
  */
-import type { AgentToolResult } from "@earendil-works/pi-agent-core";
 import type { ExtensionAPI, ExtensionContext, ExtensionFactory } from "@earendil-works/pi-coding-agent";
 import type { ExtensionHost } from "../host/host.js";
 import { PI_HOOKS } from "../host/hooks.js";
 import type { ExtensionInstance } from "../host/instance.js";
 import type { ToolDescriptor } from "../protocol/frames.js";
 import { performAction } from "./actions.js";
-import { contextSnapshot } from "./context.js";
+import { contextSnapshot, modelForExtensions } from "./context.js";
+import { type Denial, type GrantLookup, gateFor } from "./grant-gate.js";
 import { toPiHookResult } from "./hook-results.js";
+import { toToolResult } from "./tool-results.js";
 import { answerUi } from "./ui.js";
 
 export interface BridgeOptions {
 	projectTrusted: boolean;
+	/** The user's grants, looked up when an answer needs one; without it nothing is granted. */
+	grants?: GrantLookup;
 }
 
-/** An extension's tool value as pi's AgentToolResult (a bare value becomes JSON text). */
-export function toToolResult(value: unknown): AgentToolResult<unknown> {
-	if (value && typeof value === "object" && Array.isArray((value as { content?: unknown }).content)) {
-		const { content, details } = value as { content: AgentToolResult<unknown>["content"]; details?: unknown };
-		return { content, details: details ?? {} };
-	}
-	const text = value === null || value === undefined ? "" : typeof value === "string" ? value : JSON.stringify(value);
-	return { content: text ? [{ type: "text", text }] : [], details: {} };
-}
+const NOTHING_GRANTED: GrantLookup = () => new Set();
 
 export function protocolBridge(host: ExtensionHost, options: BridgeOptions): ExtensionFactory {
 	return (pi: ExtensionAPI) => {
@@ -87,6 +82,7 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 		});
 
 		for (const { descriptor } of host.registry.tools.values()) registerTool(pi, host, descriptor, context);
+		const grants = options.grants ?? NOTHING_GRANTED;
 
 		for (const [name, { descriptor }] of host.registry.commands) {
 			pi.registerCommand(name, {
@@ -142,7 +138,7 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 
 		for (const [hook, instances] of host.registry.hooks) {
 			if (!PI_HOOKS.has(hook)) continue; // accepted, but pi has no producer for it yet
-			for (const instance of instances) registerHook(pi, host, instance, hook, context);
+			for (const instance of instances) registerHook(pi, host, instance, hook, context, grants);
 		}
 	};
 }
@@ -162,12 +158,21 @@ function registerTool(
 		...(tool.promptGuidelines?.length ? { promptGuidelines: tool.promptGuidelines } : {}),
 		...(tool.executionMode && tool.executionMode !== "default" ? { executionMode: tool.executionMode } : {}),
 		execute: async (toolCallId, params, signal, onUpdate, ctx) => {
+			const owner = host.registry.tools.get(tool.name)?.instance.id ?? "(unknown)";
+			const update = (value: unknown) => {
+				try {
+					onUpdate?.(toToolResult(value, owner, tool.name));
+				} catch (error) {
+					// A bad progress value is dropped, not a crash of the extension: the final result decides.
+					host.report({ type: "warning", extensionId: owner, message: (error as Error).message });
+				}
+			};
 			const value = await host.invokeTool(tool.name, toolCallId, params, {
 				context: context(ctx),
 				...(signal ? { signal } : {}),
-				...(onUpdate ? { onUpdate: (update) => onUpdate(toToolResult(update)) } : {}),
+				...(onUpdate ? { onUpdate: update } : {}),
 			});
-			return toToolResult(value);
+			return toToolResult(value, owner, tool.name);
 		},
 	});
 }
@@ -178,6 +183,7 @@ function registerHook(
 	instance: ExtensionInstance,
 	hook: string,
 	context: (ctx: ExtensionContext) => ReturnType<typeof contextSnapshot>,
+	grants: GrantLookup,
 ): void {
 	const on = pi.on.bind(pi) as unknown as (
 		event: string,
@@ -187,8 +193,17 @@ function registerHook(
 		if (!instance.isLive) return undefined;
 		let answer: unknown;
 		try {
+			// model_select carries pi's live Model, headers and all: extensions get it without them.
+			const data =
+				hook === "model_select"
+					? {
+							...event,
+							model: modelForExtensions(event.model),
+							...(event.previousModel ? { previousModel: modelForExtensions(event.previousModel) } : {}),
+						}
+					: event;
 			answer = await instance.invoke(
-				{ kind: "event", event: { name: hook, data: event } },
+				{ kind: "event", event: { name: hook, data } },
 				{ timeoutMs: host.timeouts.hookMs, context: context(ctx) },
 			);
 		} catch (error) {
@@ -196,6 +211,26 @@ function registerHook(
 			if ((error as { code?: string }).code === "shutdown") return undefined;
 			throw error;
 		}
-		return toPiHookResult(hook, answer, event);
+		const denied = (denial: Denial) => {
+			host.report({ type: "error", extensionId: instance.id, message: denial.message });
+			tellDenied(host, instance, denial, context(ctx));
+		};
+		return toPiHookResult(hook, answer, event, gateFor(host, instance, hook, grants, denied));
 	});
+}
+
+/** The extension hears of its denial through its `permission_denied` hook, if it has one. */
+function tellDenied(
+	host: ExtensionHost,
+	instance: ExtensionInstance,
+	denial: Denial,
+	context: ReturnType<typeof contextSnapshot>,
+): void {
+	if (!instance.isLive || !host.registry.hooks.get("permission_denied")?.includes(instance)) return;
+	void instance
+		.invoke(
+			{ kind: "event", event: { name: "permission_denied", data: { ...denial } } },
+			{ timeoutMs: host.timeouts.hookMs, context },
+		)
+		.catch(() => {}); // advisory
 }

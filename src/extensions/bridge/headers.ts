@@ -7,6 +7,8 @@ import type { ModelRegistry } from "@earendil-works/pi-coding-agent";
 import type { ExtensionHost } from "../host/host.js";
 import { HookResultError } from "./hook-results.js";
 
+const REDACTED = "[redacted]";
+
 function applyHeaderAnswer(headers: Record<string, string>, answer: unknown, extensionId: string): void {
 	if (answer === null || answer === undefined) return;
 	const proposed = (answer as { headers?: unknown }).headers;
@@ -36,11 +38,13 @@ export function produceProviderHeaders(registry: ModelRegistry, host: ExtensionH
 		const headers: Record<string, string> = { ...auth.headers };
 		for (const instance of hooked) {
 			if (!instance.isLive) continue;
+			// Names only (REFERENCES decision 14): values include the API key (`Authorization: Bearer …`) and
+			// models.json headers, which are credentials as often as not.
 			const data = {
 				type: "before_provider_headers",
 				provider: model.provider,
 				modelId: model.id,
-				headers: { ...headers },
+				headers: Object.fromEntries(Object.keys(headers).map((name) => [name, REDACTED])),
 			};
 			let answer: unknown;
 			try {

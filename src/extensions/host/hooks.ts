@@ -1,6 +1,6 @@
 /**
  * Hook names an extension may register (REFERENCES.md §6): the 33 OMP names plus
- * rpi's trust_decision. An unknown name fails registration.
+ * rpi's trust_decision and pier's permission_denied. An unknown name fails registration.
  */
 export const HOOK_NAME_LIST = [
 	"project_trust",
@@ -37,6 +37,8 @@ export const HOOK_NAME_LIST = [
 	"user_bash",
 	"input",
 	"trust_decision",
+	// pier: tells a sandboxed extension that part of its hook answer was denied for a missing grant.
+	"permission_denied",
 ] as const;
 export type HookName = (typeof HOOK_NAME_LIST)[number];
 export const HOOK_NAMES: ReadonlySet<string> = new Set(HOOK_NAME_LIST);
@@ -46,6 +48,7 @@ export const PIER_PRODUCED_HOOKS: ReadonlySet<string> = new Set([
 	"agent_settled",
 	"session_info_changed",
 	"before_provider_headers",
+	"permission_denied",
 ]);
 
 /** The hook names a pi session fires, and so the ones the bridge subscribes to. */

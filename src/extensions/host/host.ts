@@ -241,6 +241,11 @@ export class ExtensionHost {
 		}
 	}
 
+	/** A problem for the user that the session side found (a denied hook answer), on the host's one path. */
+	report(diagnostic: HostDiagnostic): void {
+		this.diagnose(diagnostic);
+	}
+
 	private diagnose(diagnostic: HostDiagnostic): void {
 		this.options.onDiagnostic?.(diagnostic);
 	}

@@ -43,6 +43,8 @@ export interface ExtensionSpec {
 	projectTrusted: boolean;
 	/** What the host grants; the extension declares a subset in its hello. */
 	granted: PermissionSet;
+	/** The runtime; `quickjs` is sandboxed, and its hook answers are held to the user's grants. */
+	runtime?: "process" | "quickjs" | "native";
 	/** Starts the runtime and returns its channel. */
 	launch(): Promise<Channel>;
 }

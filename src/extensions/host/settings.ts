@@ -2,7 +2,8 @@
  * `extensionHost` in pi's settings.json: the protocol host's timeouts, frame
  * limit and the environment granted to process extensions. Only the global
  * settings may grant environment entries: a project must not be able to put,
- * say, NODE_OPTIONS into the user's own extensions.
+ * say, NODE_OPTIONS into the user's own extensions. The same holds for
+ * `grants` (read by grants/store.ts, which names bad values with their file).
  */
 import { type Static, Type } from "typebox";
 import { Compile } from "typebox/compile";
@@ -26,6 +27,8 @@ const HostSettings = Type.Object(
 		),
 		maxFrameBytes: Type.Optional(Type.Integer({ minimum: MIN_MAX_FRAME_BYTES })),
 		environment: Type.Optional(Type.Record(Type.String(), Type.String())),
+		// Checked entry by entry by grants/store.ts, so one bad grant does not void the timeouts.
+		grants: Type.Optional(Type.Unknown()),
 	},
 	{ additionalProperties: false },
 );
@@ -49,6 +52,10 @@ export function hostSettings(global: unknown, project: unknown): { settings: Hos
 	const p = read(project, "project", problems);
 	if (p.environment)
 		problems.push("project settings.json extensionHost.environment is ignored: only global settings grant environment");
+	if (p.grants !== undefined)
+		problems.push(
+			"project settings.json extensionHost.grants is ignored: only the global settings grant extensions powers (use pier grant)",
+		);
 	const maxFrameBytes = p.maxFrameBytes ?? g.maxFrameBytes;
 	return {
 		settings: {

@@ -6,6 +6,7 @@ import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { api, describeError } from "../api.js";
 import { EventStream, type StreamStatus } from "../stream.js";
 import type { CommandTrigger, EventPayloads, SessionSummary } from "../types.js";
+import { Grants } from "./Grants.js";
 import { PairDevice } from "./PairDevice.js";
 import { type SessionHeader, SessionScreen } from "./SessionScreen.js";
 import { SessionList } from "./SessionList.js";
@@ -135,6 +136,7 @@ export function Chamber({ onSignOut, onUnauthorized }: Props) {
 				>
 					{live ? "live" : "reconnecting"}
 				</span>
+				<Grants />
 				<PairDevice />
 				<button type="button" class="signout" onClick={onSignOut}>
 					Sign out
