@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { Channel, ChannelEvents } from "../../host/channel.js";
 import { DEFAULT_MAX_FRAME_BYTES, encodeFrame } from "../../protocol/codec.js";
+import { readWorkerMessage, type WorkerMessage } from "./inbound.js";
 import type { QuickJsWorkerData } from "./worker.js";
 
 declare const WebAssembly: { Module: new (bytes: Uint8Array) => object };
@@ -77,18 +78,26 @@ export class QuickJsChannel implements Channel {
 		this.watchdog.unref();
 		this.worker.on("message", (message: unknown) => {
 			this.lastHeard = Date.now();
-			if (typeof message === "string") {
-				const frame = JSON.parse(message) as { type?: string };
-				if (frame.type === "response" && this.awaiting > 0) this.awaiting--;
-				return this.deliver(frame);
+			// Whatever arrives here, nothing of it may throw: this runs on the daemon's own event loop.
+			let read: WorkerMessage;
+			try {
+				read = readWorkerMessage(message, this.maxFrameBytes);
+			} catch (error) {
+				read = { kind: "violation", message: `unreadable worker message: ${(error as Error).message}` };
 			}
-			const control = message as { fatal?: string };
-			if (control.fatal) {
-				this.errors.push(control.fatal);
-				this.close(control.fatal);
-				void this.terminate();
+			switch (read.kind) {
+				case "frame":
+					if (read.frame.type === "response" && this.awaiting > 0) this.awaiting--;
+					return this.deliver(read.frame);
+				case "violation":
+					return this.fail(`protocol violation: ${read.message}`);
+				case "fatal":
+					return this.fail(read.message);
+				case "ready":
+					return;
 			}
 		});
+		this.worker.on("messageerror", (error) => this.fail(`protocol violation: unreadable message (${error.message})`));
 		this.worker.on("error", (error) => {
 			this.errors.push(error.message);
 			this.close(`QuickJS worker failed: ${error.message}`);
@@ -131,6 +140,12 @@ export class QuickJsChannel implements Channel {
 		if (this.closedReason !== undefined) return;
 		if (this.events) this.events.frame(value);
 		else this.backlog.push(value);
+	}
+
+	/** The extension is out of protocol or stopped itself: the channel closes and the worker goes. */
+	private fail(reason: string): void {
+		this.close(reason);
+		void this.terminate();
 	}
 
 	private close(reason: string): void {
