@@ -7,9 +7,11 @@
  * - A turn may run until its deadline (the invocation timeout), measured from when the turn began.
  * - Once the guest has answered every host request, what is left of the turn is idle time: jobs may run
  *   for at most `idleMs` more (work that outlives its call does not get a whole deadline).
- * - When either limit passes, the interrupt stops the running job, and the guest gets `graceMs` to finish
+ * - When the deadline passes, the interrupt stops the running job, and the guest gets `graceMs` to finish
  *   reporting (an interrupted tool still answers with its failure). Jobs still queued after that mean the
  *   guest does not stop: the turn reports an overrun and the worker is stopped.
+ * - Idle work past `idleMs` has no call left to report to: the worker is stopped at once, whether or not the
+ *   interrupt happened to break the chain (where it lands decides that, so it must not decide the outcome).
  */
 
 /** The part of QuickJSRuntime the budget drives. */
@@ -38,6 +40,7 @@ export class TurnBudget {
 	private limit = Number.POSITIVE_INFINITY;
 	private idle = false;
 	private graced = false;
+	private idleOverrun = false;
 
 	constructor(
 		private readonly runtime: JobRunner,
@@ -61,7 +64,9 @@ export class TurnBudget {
 
 	/** The interrupt handler's answer: whether the running job is past the turn's limit. */
 	interrupt(): boolean {
-		return this.now() > this.limit;
+		const over = this.now() > this.limit;
+		if (over && this.idle) this.idleOverrun = true;
+		return over;
 	}
 
 	begin(): void {
@@ -69,6 +74,7 @@ export class TurnBudget {
 		this.limit = now + this.deadlineMs;
 		this.idle = false;
 		this.graced = false;
+		this.idleOverrun = false;
 		this.noteIdle(now);
 	}
 
@@ -80,6 +86,7 @@ export class TurnBudget {
 		for (;;) {
 			const now = this.now();
 			this.noteIdle(now);
+			if (this.idle && (this.idleOverrun || now > this.limit)) return this.overrun();
 			if (!this.runtime.hasPendingJob()) return this.end();
 			if (now > this.limit) {
 				if (this.graced) return this.overrun();

@@ -26,6 +26,8 @@ export interface QuickJsWorkerData {
 	deadlineMs: number;
 	/** The compiled QuickJS WebAssembly module, shared by every worker of the process. */
 	wasmModule?: object;
+	/** Shared with the channel: when the current turn began (ms since the epoch), 0 between turns. */
+	turnClock: BigInt64Array;
 }
 
 // The package's types describe its CommonJS face; under ESM the default export is the variant itself.
@@ -80,10 +82,15 @@ async function main(): Promise<void> {
 	/** One turn of guest work and every promise job it queues, within the turn's budget. */
 	const run = (work: () => void) => {
 		if (stopped) return;
-		budget.begin();
-		work();
-		const overrun = budget.drain();
-		if (overrun) fatal(overrun);
+		Atomics.store(data.turnClock, 0, BigInt(Date.now()));
+		try {
+			budget.begin();
+			work();
+			const overrun = budget.drain();
+			if (overrun) fatal(overrun);
+		} finally {
+			Atomics.store(data.turnClock, 0, 0n);
+		}
 	};
 	const send = vm.newFunction("__pier_send", (json: QuickJSHandle) => {
 		const text = vm.getString(json);
