@@ -7,6 +7,7 @@ import type { AgentSessionEvent, SessionEntry, SessionManager } from "@earendil-
 import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
 import { createPierRuntime, modelRefOf, type PierRuntime, type SessionTarget } from "../agent/session-factory.js";
 import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
+import { depthMessage, MAX_JSON_DEPTH, valueTooDeep } from "../extensions/protocol/depth.js";
 import { ERROR_ENTRY, rowOf, rowsOf, summaryOf } from "./transcript.js";
 import { COMMAND_NAME } from "./ui/descriptors.js";
 import { SessionUi } from "./ui/session-ui.js";
@@ -177,7 +178,15 @@ export class LiveSession {
 	readonly publish = <E extends EventName>(event: E, payload: EventPayloads[E]): void => {
 		if (this.closed) return;
 		this.lastActivity = Date.now();
-		this.channel.publish(event, payload);
+		try {
+			this.channel.publish(event, payload);
+		} catch (error) {
+			// A payload that cannot be encoded (too deep, cyclic) must not take the caller down with it; the
+			// stream notices the gap and resyncs from a snapshot.
+			if (event !== "extension.error") {
+				this.reportError(`the chamber could not send a ${event} event: ${(error as Error).message}`, "chamber");
+			}
+		}
 	};
 
 	/**
@@ -223,6 +232,13 @@ export class LiveSession {
 		] as const) {
 			const original = (target[method] as (...args: unknown[]) => string).bind(manager);
 			(target as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+				// Protocol frames are held to the depth limit at the channel; this holds in-process pi extensions
+				// to it. pi would keep a deeper entry in memory, fail to write it, and the view could not be served.
+				if (args.some((arg) => valueTooDeep(arg, MAX_JSON_DEPTH))) {
+					const message = `a session entry with ${depthMessage()} was refused (${method})`;
+					this.reportError(message, "chamber");
+					throw new Error(message);
+				}
 				const id = original(...args);
 				announce(id);
 				return id;

@@ -4,6 +4,7 @@
  * is the entry's id, which is what lets clients merge replays without duplicates.
  */
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
+import { MAX_JSON_DEPTH, valueTooDeep } from "../extensions/protocol/depth.js";
 import { normalizeCard, unwrapDescriptor } from "./ui/descriptors.js";
 import { LIMITS } from "./ui/descriptors.js";
 import type { SessionSummary, ToolCallView, TranscriptRow } from "./wire.js";
@@ -89,8 +90,26 @@ function safeJson(text: string): unknown {
 	}
 }
 
+/**
+ * How deep an entry may nest and still be shown: its data at the protocol's limit, plus the entry around it.
+ * Anything deeper would overflow JSON.stringify in the view and the event stream (see protocol/depth.ts);
+ * the chamber refuses such entries as they are written, and this keeps any that got into a session file
+ * some other way from breaking the session's view.
+ */
+export const ENTRY_DEPTH = MAX_JSON_DEPTH + 1;
+
 /** The row an entry shows as, or undefined for entries that are bookkeeping (model changes, labels…). */
 export function rowOf(entry: SessionEntry): TranscriptRow | undefined {
+	if (valueTooDeep(entry, ENTRY_DEPTH)) {
+		const what = "customType" in entry && typeof entry.customType === "string" ? `"${entry.customType}" ` : "";
+		return {
+			kind: "error",
+			id: entry.id,
+			message: `a ${entry.type} entry ${what}nests deeper than ${MAX_JSON_DEPTH} levels and is not shown`,
+			source: "chamber",
+			timestamp: timeOf(entry),
+		};
+	}
 	switch (entry.type) {
 		case "message":
 			return messageRow(entry);

@@ -6,6 +6,7 @@
  */
 
 import { isUtf8 } from "node:buffer";
+import { depthMessage, jsonTextTooDeep, MAX_JSON_DEPTH } from "./depth.js";
 
 export const DEFAULT_MAX_FRAME_BYTES = 1024 * 1024;
 export const MIN_MAX_FRAME_BYTES = 1024;
@@ -52,13 +53,30 @@ export function encodeFrame(value: unknown, maxFrameBytes: number = DEFAULT_MAX_
 	return Buffer.from(encodeFrameText(value, maxFrameBytes), "utf8");
 }
 
+/**
+ * One frame's text → its JSON value, or a FrameError saying what is wrong with it. Depth is measured first,
+ * so nothing nested deeper than `maxDepth` is ever parsed into a value (see depth.ts).
+ */
+export function parseFrameText(text: string, maxDepth: number = MAX_JSON_DEPTH): unknown {
+	if (jsonTextTooDeep(text, maxDepth))
+		throw new FrameError("invalid_frame", `frame has JSON ${depthMessage(maxDepth)}`);
+	try {
+		return JSON.parse(text);
+	} catch (error) {
+		throw new FrameError("invalid_frame", `frame is not valid JSON: ${(error as Error).message}`);
+	}
+}
+
 /** Incremental decoder: feed chunks, get parsed JSON values; call `end()` at EOF. */
 export class FrameDecoder {
 	private pending: Buffer[] = [];
 	private pendingBytes = 0;
 	private failed: FrameError | undefined;
 
-	constructor(readonly maxFrameBytes: number = DEFAULT_MAX_FRAME_BYTES) {
+	constructor(
+		readonly maxFrameBytes: number = DEFAULT_MAX_FRAME_BYTES,
+		readonly maxDepth: number = MAX_JSON_DEPTH,
+	) {
 		checkMaxFrameBytes(maxFrameBytes);
 	}
 
@@ -141,9 +159,9 @@ export class FrameDecoder {
 
 	private json(text: string): unknown {
 		try {
-			return JSON.parse(text);
+			return parseFrameText(text, this.maxDepth);
 		} catch (error) {
-			return this.fail("invalid_frame", `frame is not valid JSON: ${(error as Error).message}`);
+			return this.fail("invalid_frame", (error as Error).message);
 		}
 	}
 

@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { Channel, ChannelEvents } from "../../host/channel.js";
 import { DEFAULT_MAX_FRAME_BYTES, encodeFrame } from "../../protocol/codec.js";
+import { readWorkerMessage, type WorkerMessage } from "./inbound.js";
 import type { QuickJsWorkerData } from "./worker.js";
 
 declare const WebAssembly: { Module: new (bytes: Uint8Array) => object };
@@ -32,25 +33,24 @@ export class QuickJsChannel implements Channel {
 	private events: ChannelEvents | undefined;
 	private backlog: unknown[] = [];
 	private closedReason: string | undefined;
-	private readonly errors: string[] = [];
 	private readonly maxFrameBytes: number;
 
-	private lastHeard = Date.now();
-	private awaiting = 0;
 	private readonly watchdog: NodeJS.Timeout;
 
 	constructor(
-		data: Omit<QuickJsWorkerData, "maxFrameBytes" | "memoryBytes"> & {
+		data: Omit<QuickJsWorkerData, "maxFrameBytes" | "memoryBytes" | "turnClock"> & {
 			maxFrameBytes?: number;
 			memoryBytes?: number;
-			/** Last resort: a worker silent this long while a request waits is terminated. Default: 2 × deadline + 1 s. */
+			/** Last resort: a worker busy this long in one turn is terminated. Default: 2 × deadline + 1 s. */
 			watchdogMs?: number;
 		},
 	) {
 		this.maxFrameBytes = data.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
 		const { watchdogMs: _watchdog, ...rest } = data;
+		const turnClock = new BigInt64Array(new SharedArrayBuffer(8));
 		const workerData: QuickJsWorkerData = {
 			...rest,
+			turnClock,
 			wasmModule: quickjsModule(),
 			maxFrameBytes: this.maxFrameBytes,
 			memoryBytes: data.memoryBytes ?? QUICKJS_MEMORY_BYTES,
@@ -60,37 +60,43 @@ export class QuickJsChannel implements Channel {
 			workerData,
 			resourceLimits: { stackSizeMb: 4 },
 		});
-		// The interrupt deadline stops runaway bytecode; anything that still does not yield
-		// (a worker stuck outside QuickJS's reach) is terminated here.
+		// The interrupt deadline and the worker's own job budget stop runaway guest code; anything that still
+		// does not yield (a worker stuck where the interrupt cannot reach: a wedged allocator, a blocking call)
+		// is terminated here. The worker publishes when its current turn began, so this covers work after a
+		// call answered just as well as work a call waits for, without a message per turn.
 		const watchdogMs = data.watchdogMs ?? data.deadlineMs * 2 + 1_000;
 		this.watchdog = setInterval(
 			() => {
-				if (this.awaiting > 0 && Date.now() - this.lastHeard > watchdogMs) {
-					const reason = `QuickJS extension did not yield for ${watchdogMs} ms; its worker was terminated`;
-					this.errors.push(reason);
-					this.close(reason);
-					void this.terminate();
+				const began = Number(Atomics.load(turnClock, 0));
+				if (began > 0 && Date.now() - began > watchdogMs) {
+					const reason = `QuickJS extension ${data.manifest.id} did not yield for ${watchdogMs} ms; its worker was terminated`;
+					this.fail(reason);
 				}
 			},
 			Math.min(1_000, Math.max(50, watchdogMs / 4)),
 		);
 		this.watchdog.unref();
 		this.worker.on("message", (message: unknown) => {
-			this.lastHeard = Date.now();
-			if (typeof message === "string") {
-				const frame = JSON.parse(message) as { type?: string };
-				if (frame.type === "response" && this.awaiting > 0) this.awaiting--;
-				return this.deliver(frame);
+			// Whatever arrives here, nothing of it may throw: this runs on the daemon's own event loop.
+			let read: WorkerMessage;
+			try {
+				read = readWorkerMessage(message, this.maxFrameBytes);
+			} catch (error) {
+				read = { kind: "violation", message: `unreadable worker message: ${(error as Error).message}` };
 			}
-			const control = message as { fatal?: string };
-			if (control.fatal) {
-				this.errors.push(control.fatal);
-				this.close(control.fatal);
-				void this.terminate();
+			switch (read.kind) {
+				case "frame":
+					return this.deliver(read.frame);
+				case "violation":
+					return this.fail(`protocol violation: ${read.message}`);
+				case "fatal":
+					return this.fail(read.message);
+				case "ready":
+					return;
 			}
 		});
+		this.worker.on("messageerror", (error) => this.fail(`protocol violation: unreadable message (${error.message})`));
 		this.worker.on("error", (error) => {
-			this.errors.push(error.message);
 			this.close(`QuickJS worker failed: ${error.message}`);
 		});
 		this.exited = new Promise((resolve) => {
@@ -110,10 +116,6 @@ export class QuickJsChannel implements Channel {
 	send(frame: Parameters<Channel["send"]>[0]): void {
 		if (this.closedReason !== undefined) throw new Error(`extension channel is closed (${this.closedReason})`);
 		const text = encodeFrame(frame, this.maxFrameBytes).toString("utf8").slice(0, -1);
-		if (frame.type === "request") {
-			if (this.awaiting === 0) this.lastHeard = Date.now();
-			this.awaiting++;
-		}
 		this.worker.postMessage(text);
 	}
 
@@ -123,14 +125,21 @@ export class QuickJsChannel implements Channel {
 		await this.exited;
 	}
 
+	/** A guest has no output of its own (no console); every failure's message is in the close reason. */
 	diagnostics(): string {
-		return this.errors.join("\n");
+		return "";
 	}
 
 	private deliver(value: unknown): void {
 		if (this.closedReason !== undefined) return;
 		if (this.events) this.events.frame(value);
 		else this.backlog.push(value);
+	}
+
+	/** The extension is out of protocol or stopped itself: the channel closes and the worker goes. */
+	private fail(reason: string): void {
+		this.close(reason);
+		void this.terminate();
 	}
 
 	private close(reason: string): void {

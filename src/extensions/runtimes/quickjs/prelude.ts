@@ -8,6 +8,7 @@ export const PRELUDE = String.raw`
 (() => {
   const send = globalThis.__pier_send;
   delete globalThis.__pier_send;
+  const extensionId = globalThis.__pier_manifest.id;
   const state = { phase: "handshake", hello: null, snapshot: null, loadId: null, seq: 0, factory: null };
   const tools = new Map(), commands = new Map(), hooks = new Map(), shortcuts = new Map(), flags = new Map();
   const pendingRequests = new Map(); // our runtime request id -> {resolve, reject}
@@ -15,6 +16,14 @@ export const PRELUDE = String.raw`
   const frame = (value) => send(JSON.stringify(value));
   const success = (value) => ({ status: "success", value: value === undefined ? null : value });
   const failure = (code, message) => ({ status: "failure", error: { code, message: String(message) } });
+  // A guest error as the user reads it: its message, whose extension it is and where it was thrown.
+  const errorText = (error) => {
+    const message = error && error.message ? String(error.message) : String(error);
+    const stack = error && typeof error.stack === "string" ? error.stack : "";
+    const at = /\bat .*?\(?([^()\s]+:\d+(?::\d+)?)\)?/.exec(stack);
+    const where = at && at[1].indexOf("pier-prelude.js") === -1 ? ", at " + at[1] : "";
+    return message + " (QuickJS extension " + extensionId + where + ")";
+  };
   const respond = (id, result) => {
     try { frame({ type: "response", id, result }); }
     catch (error) { frame({ type: "response", id, result: failure("frame_too_large", error && error.message) }); }
@@ -199,7 +208,7 @@ export const PRELUDE = String.raw`
       }
       if (!result) result = invocation.signal.aborted ? failure("cancelled", "the invocation was cancelled") : success(value);
     } catch (error) {
-      result = invocation.signal.aborted ? failure("cancelled", "the invocation was cancelled") : failure("extension_error", error && error.message ? error.message : error);
+      result = invocation.signal.aborted ? failure("cancelled", "the invocation was cancelled") : failure("extension_error", errorText(error));
     }
     if (running.get(id) === invocation) { running.delete(id); respond(id, result); }
   }
@@ -212,7 +221,7 @@ export const PRELUDE = String.raw`
       state.phase = "loaded";
       respond(id, success(null));
     } catch (error) {
-      respond(id, failure("load_failed", error && error.message ? error.message : error));
+      respond(id, failure("load_failed", errorText(error)));
     }
   }
 

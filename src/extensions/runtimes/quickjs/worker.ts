@@ -1,20 +1,21 @@
 /**
  * One QuickJS extension, alone in a worker thread: its own WebAssembly module and
  * memory (bounded, so runaway allocation ends in a clean "out of memory"), an
- * interrupt deadline on every turn of work, no host globals, and imports only of
- * .js/.mjs files inside its package. Frames cross as strings over the port.
+ * interrupt deadline on every turn of work (promise jobs included), no host
+ * globals, and imports only of regular .js/.mjs files inside its package. Frames
+ * cross as strings over the port.
  */
-import { readFileSync, realpathSync } from "node:fs";
-import { dirname, resolve, sep } from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import RELEASE_SYNC_MODULE from "@jitl/quickjs-wasmfile-release-sync";
 import {
 	newQuickJSWASMModuleFromVariant,
 	newVariant,
+	type QuickJSContext,
 	type QuickJSHandle,
-	shouldInterruptAfterDeadline,
 } from "quickjs-emscripten-core";
+import { moduleFile, readModule, resolveImport } from "./modules.js";
 import { PRELUDE } from "./prelude.js";
+import { TurnBudget } from "./turns.js";
 
 export interface QuickJsWorkerData {
 	manifest: { id: string; name: string; version: string; capabilities: string[]; uiCapabilities: string[] };
@@ -25,6 +26,8 @@ export interface QuickJsWorkerData {
 	deadlineMs: number;
 	/** The compiled QuickJS WebAssembly module, shared by every worker of the process. */
 	wasmModule?: object;
+	/** Shared with the channel: when the current turn began (ms since the epoch), 0 between turns. */
+	turnClock: BigInt64Array;
 }
 
 // The package's types describe its CommonJS face; under ESM the default export is the variant itself.
@@ -36,11 +39,15 @@ declare const WebAssembly: { Memory: new (descriptor: { initial: number; maximum
 const PAGE = 64 * 1024;
 const data = workerData as QuickJsWorkerData;
 const port = parentPort!;
-const fatal = (message: string) => port.postMessage({ fatal: message });
-
-function inside(root: string, path: string): boolean {
-	return path === root || path.startsWith(root + sep);
-}
+/** Every message names the extension and its entry file: several QuickJS extensions share one session. */
+const label = `QuickJS extension ${data.manifest.id} (${data.entry})`;
+let stopped = false;
+/** The worker's last word: nothing of the guest runs after it; the channel terminates the worker. */
+const fatal = (message: string) => {
+	if (stopped) return;
+	stopped = true;
+	port.postMessage({ fatal: `${label}: ${message}` });
+};
 
 async function main(): Promise<void> {
 	const memory = new WebAssembly.Memory({
@@ -57,87 +64,83 @@ async function main(): Promise<void> {
 	// The normalizer cannot fail an import itself, so a refusal travels as a module name the
 	// loader recognises and turns into the import's error message.
 	const REFUSED = "pier-refused:";
-	const refuse = (message: string) => `${REFUSED}${message}`;
 	runtime.setModuleLoader(
 		(name) => {
 			if (name.startsWith(REFUSED)) return { error: new Error(name.slice(REFUSED.length)) };
-			try {
-				return readFileSync(name, "utf8");
-			} catch (error) {
-				return { error: new Error(`cannot read module ${name}: ${(error as NodeJS.ErrnoException).code}`) };
-			}
+			const read = readModule(name);
+			return "source" in read ? read.source : { error: new Error(read.refused) };
 		},
 		(base, requested) => {
-			if (requested === data.entry) return requested;
-			if (!requested.startsWith("./") && !requested.startsWith("../")) {
-				return refuse(`import "${requested}" refused: only relative .js/.mjs files inside the package can be imported`);
-			}
-			const target = resolve(dirname(base), requested);
-			let real: string;
-			try {
-				real = realpathSync(target);
-			} catch {
-				return refuse(`import "${requested}" refused: ${target} does not exist`);
-			}
-			if (!inside(data.root, real)) return refuse(`import "${requested}" refused: it is outside the package directory`);
-			if (!/\.m?js$/.test(real))
-				return refuse(`import "${requested}" refused: only .js and .mjs files can be imported`);
-			return real;
+			const checked =
+				requested === data.entry ? moduleFile(data.root, requested) : resolveImport(data.root, base, requested);
+			return "path" in checked ? checked.path : `${REFUSED}${checked.refused}`;
 		},
 	);
 	const vm = runtime.newContext();
+	const budget = new TurnBudget(runtime, { deadlineMs: data.deadlineMs });
+	runtime.setInterruptHandler(() => budget.interrupt());
+	/** One turn of guest work and every promise job it queues, within the turn's budget. */
 	const run = (work: () => void) => {
-		runtime.setInterruptHandler(shouldInterruptAfterDeadline(Date.now() + data.deadlineMs));
-		work();
-		for (;;) {
-			const jobs = runtime.executePendingJobs();
-			if (jobs.error) {
-				jobs.error.dispose();
-				continue;
-			}
-			if (jobs.value === 0) break;
+		if (stopped) return;
+		Atomics.store(data.turnClock, 0, BigInt(Date.now()));
+		try {
+			budget.begin();
+			work();
+			const overrun = budget.drain();
+			if (overrun) fatal(overrun);
+		} finally {
+			Atomics.store(data.turnClock, 0, 0n);
 		}
 	};
-
 	const send = vm.newFunction("__pier_send", (json: QuickJSHandle) => {
 		const text = vm.getString(json);
 		const bytes = Buffer.byteLength(text, "utf8");
 		if (bytes > data.maxFrameBytes) {
 			return { error: vm.newError(`frame of ${bytes} bytes exceeds max_frame_bytes ${data.maxFrameBytes}`) };
 		}
+		budget.sent(text);
 		port.postMessage(text);
 		return undefined;
 	});
 	vm.setProp(vm.global, "__pier_send", send);
 	send.dispose();
-	const manifest = vm.evalCode(`(${JSON.stringify(data.manifest)})`);
+	const manifest = vm.evalCode(`(${JSON.stringify(data.manifest)})`, "pier-manifest.js");
 	vm.setProp(vm.global, "__pier_manifest", vm.unwrapResult(manifest));
 	vm.unwrapResult(vm.evalCode(PRELUDE, "pier-prelude.js")).dispose();
 
-	const entry = JSON.stringify(data.entry);
-	const loaded = vm.evalCode(`import factory from ${entry}; globalThis.__pier_setFactory(factory);`, "<pier-entry>", {
-		type: "module",
-	});
-	if (loaded.error) {
-		const error = vm.dump(loaded.error) as { message?: string } | string;
-		loaded.error.dispose();
-		fatal(
-			`loading ${data.entry} failed: ${typeof error === "string" ? error : (error?.message ?? JSON.stringify(error))}`,
+	// The module's top-level code runs under the same deadline as any turn.
+	let loaded: ReturnType<typeof vm.evalCode> | undefined;
+	run(() => {
+		const entry = JSON.stringify(data.entry);
+		// Named for the extension, so an error from the bootstrap itself still says whose it is.
+		loaded = vm.evalCode(
+			`import factory from ${entry}; globalThis.__pier_setFactory(factory);`,
+			`pier-load:${data.manifest.id}`,
+			{
+				type: "module",
+			},
 		);
+	});
+	if (stopped || !loaded) return;
+	if (loaded.error) {
+		const error = errorText(vm, loaded.error);
+		loaded.error.dispose();
+		fatal(`loading failed: ${error}`);
 		return;
 	}
 	loaded.value.dispose();
-	run(() => {});
 	const receive = vm.getProp(vm.global, "__pier_receive");
 	port.on("message", (json: string) => {
+		if (stopped) return;
+		budget.received(json);
 		run(() => {
 			const arg = vm.newString(json);
 			const result = vm.callFunction(receive, vm.undefined, arg);
 			arg.dispose();
 			if (result.error) {
-				const error = vm.dump(result.error) as { message?: string };
+				const error = errorText(vm, result.error);
 				result.error.dispose();
-				fatal(`the extension failed on a host frame: ${error?.message ?? String(error)}`);
+				fatal(`failed on a host frame: ${error}`);
 			} else {
 				result.value.dispose();
 			}
@@ -148,4 +151,30 @@ async function main(): Promise<void> {
 	port.postMessage({ ready: true });
 }
 
-main().catch((error: unknown) => fatal(`QuickJS start failed: ${(error as Error).message}`));
+/**
+ * A guest error as one line: its name, message and where it was thrown. Read property by property rather
+ * than through vm.dump, which would run the guest's own JSON.stringify and trust what it returns.
+ */
+function errorText(vm: QuickJSContext, error: QuickJSHandle): string {
+	const clip = (text: string) => (text.length > 2_000 ? `${text.slice(0, 2_000)}…` : text);
+	try {
+		if (vm.typeof(error) !== "object") return clip(String(vm.dump(error)));
+		const read = (key: string): string | undefined => {
+			const value = vm.getProp(error, key);
+			try {
+				return vm.typeof(value) === "string" ? vm.getString(value) : undefined;
+			} finally {
+				value.dispose();
+			}
+		};
+		const name = read("name");
+		const message = read("message") ?? "a thrown object that is not an Error";
+		const head = name && name !== "Error" ? `${name}: ${message}` : message;
+		const at = /\bat .*?\(?([^()\s]+:\d+(?::\d+)?)\)?/.exec(read("stack") ?? "")?.[1];
+		return clip(at ? `${head} (at ${at})` : head);
+	} catch (failure) {
+		return `an error that could not be read (${(failure as Error).message})`;
+	}
+}
+
+main().catch((error: unknown) => fatal(`start failed: ${(error as Error).message}`));
