@@ -20,7 +20,7 @@ import { REPO_ROOT, tempDir } from "../helpers/pier-cli.js";
 const DELETE_BOUND_MS = 2_000 + 4_000;
 const SIGTERM_BOUND_MS = 8_000;
 
-function writeFixture(dir: string): string {
+function writeFixture(dir: string, stubborn: boolean): string {
 	const pkg = join(dir, "double-fork");
 	mkdirSync(pkg, { recursive: true });
 	const kit = join(REPO_ROOT, "kit/node/index.mjs");
@@ -38,6 +38,7 @@ spawn("/bin/sh", ["-c", "trap '' HUP TERM; setsid sh -c 'echo $$ > \\"$0\\"; exe
 	stdio: ["ignore", "inherit", "inherit"],
 });
 
+${stubborn ? "// Stubborn: the kit's exit on shutdown does nothing, so pier must kill it after the shutdown timeout.\nprocess.exit = () => {};\n" : ""}
 runExtension({ id: "double-fork", name: "Double fork", version: "1.0.0", capabilities: ["tools"] }, (pi) => {
 	pi.registerTool({
 		name: "df_noop",
@@ -94,19 +95,25 @@ async function sessionWithDescendant(api: ApiClient, pkg: string) {
 	return { id: created.body.session.id, extensionPid, descendant };
 }
 
-const cases = [
-	{ name: "with the machine's cgroups", env: {} as Record<string, string> },
-	{ name: "with the fallback forced (PIER_EXTENSION_CGROUPS=off)", env: { PIER_EXTENSION_CGROUPS: "off" } },
+const cases: { name: string; env: Record<string, string>; stubborn: boolean; signal: NodeJS.Signals }[] = [
+	{ name: "with the machine's cgroups", env: {}, stubborn: false, signal: "SIGTERM" },
+	{ name: "an extension that ignores shutdown, cgroups, SIGINT", env: {}, stubborn: true, signal: "SIGINT" },
+	{
+		name: "an extension that ignores shutdown, the fallback forced (PIER_EXTENSION_CGROUPS=off)",
+		env: { PIER_EXTENSION_CGROUPS: "off" },
+		stubborn: true,
+		signal: "SIGTERM",
+	},
 ];
 
-for (const { name, env } of cases) {
+for (const { name, env, stubborn, signal } of cases) {
 	describe(`a double-forked descendant holding stdout, ${name}`, () => {
-		test("DELETE of the session and SIGTERM of pier serve finish in bounded time", async (t) => {
+		test(`DELETE of the session and ${signal} of pier serve finish in bounded time`, async (t) => {
 			const status = env.PIER_EXTENSION_CGROUPS ? { usable: false as const, reason: "forced off" } : cgroupStatus();
 			const cgroups = status.usable;
 			t.diagnostic(cgroups ? `cgroups ran (${status.base})` : `fallback ran: ${status.reason}`);
 			using dir = tempDir("pier-double-fork-");
-			const pkg = writeFixture(dir.path);
+			const pkg = writeFixture(dir.path, stubborn);
 			const agentDir = join(dir.path, "agent");
 			const serve = await startServe(["-e", pkg, "--state-dir", join(dir.path, "state"), "--ui-password", "pw"], {
 				agentDir,
@@ -136,15 +143,17 @@ for (const { name, env } of cases) {
 				const second = await sessionWithDescendant(api, pkg);
 				leftovers.push(second.descendant);
 				const stopping = Date.now();
+				const exited = new Promise<number | null>((done) => serve.process.once("exit", (c) => done(c)));
+				serve.process.kill(signal);
 				const code = await Promise.race([
-					serve.stop(),
+					exited,
 					new Promise<"hung">((done) => setTimeout(() => done("hung"), SIGTERM_BOUND_MS + 5_000)),
 				]);
 				const stopMs = Date.now() - stopping;
-				t.diagnostic(`SIGTERM → exit took ${stopMs} ms (code ${code})`);
-				assert.notEqual(code, "hung", `pier serve ignored SIGTERM:\n${serve.output()}`);
+				t.diagnostic(`${signal} → exit took ${stopMs} ms (code ${code})`);
+				assert.notEqual(code, "hung", `pier serve ignored ${signal}:\n${serve.output()}`);
 				assert.equal(code, 0, serve.output());
-				assert.ok(stopMs < SIGTERM_BOUND_MS, `SIGTERM took ${stopMs} ms`);
+				assert.ok(stopMs < SIGTERM_BOUND_MS, `${signal} took ${stopMs} ms`);
 				assert.ok(!alive(second.extensionPid), "the extension process is gone");
 				if (cgroups) {
 					await until("the descendant to die", () => (alive(second.descendant) ? undefined : true), 3_000);
