@@ -160,6 +160,20 @@ export class ExtensionCgroup {
 		}
 	}
 
+	/**
+	 * Whether `pid` made it in (called once it has spoken: the join happens before exec). A cgroup pier may
+	 * create but not move processes into (cgroup.procs of a common ancestor not writable) is said once and
+	 * not tried again; the process group still holds the extension.
+	 */
+	verify(pid: number): boolean {
+		if (this.members().includes(pid)) return true;
+		base = null;
+		unusableReason = `cannot move processes into ${this.dir}`;
+		warnOnce(unusableReason);
+		void this.remove();
+		return false;
+	}
+
 	/** SIGKILLs every process in the cgroup, whichever session or group it moved to. */
 	kill(): void {
 		if (!this.removed) killMembers(this.dir);

@@ -183,6 +183,7 @@ export class ProcessChannel implements Channel {
 		this.child.stdin!.on("error", () => {}); // EPIPE after the child died: reported by "close"
 		this.child.stderr!.on("data", (chunk: Buffer) => this.stderr.push(chunk));
 		this.child.stdout!.on("data", (chunk: Buffer) => {
+			if (!this.spoke && this.cgroup && pid !== undefined) this.cgroup.verify(pid);
 			this.spoke = true;
 			this.receive(chunk);
 		});
