@@ -9,7 +9,7 @@
  *
  * Where cgroups cannot be used (not Linux, no cgroup2 mount, the cgroup not writable or not delegated,
  * controllers enabled in pier's own cgroup), pier falls back to the process group alone, says so once on
- * stderr, and never fails a launch over it. `PIER_EXTENSION_CGROUPS=off` chooses the fallback.
+ * stderr (on Linux, where a cgroup was to be expected), and never fails a launch over it. `PIER_EXTENSION_CGROUPS=off` chooses the fallback.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -208,7 +208,8 @@ export class ExtensionCgroup {
 }
 
 function warnOnce(reason: string): void {
-	if (warned) return;
+	// Elsewhere the process group is all there is, always: nothing to point out.
+	if (warned || process.platform !== "linux") return;
 	warned = true;
 	process.stderr.write(
 		`pier: process extensions run without a cgroup (${reason}); a descendant that leaves its process group ` +
