@@ -200,6 +200,7 @@ export class Chamber {
 		this.events.publish("sessions.changed", { reason: "deleted", id });
 	}
 
+	/** Closes every session together; bounded, since each extension's shutdown is (its shutdown timeout). */
 	async shutdown(): Promise<void> {
 		clearInterval(this.idleSweep);
 		const sessions = [...this.live.values()];

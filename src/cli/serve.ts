@@ -78,14 +78,32 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
 	process.stdout.write(`pier chamber: ${chamber.url}\n`);
 	process.stdout.write(`sign in on this or another device (one use, 10 minutes): ${chamber.pairingUrl}\n`);
 
-	await new Promise<void>((done) => {
-		process.once("SIGINT", done);
-		process.once("SIGTERM", done);
+	const signal = await new Promise<NodeJS.Signals>((done) => {
+		process.once("SIGINT", () => done("SIGINT"));
+		process.once("SIGTERM", () => done("SIGTERM"));
 	});
-	process.stdout.write("pier chamber: stopping\n");
+	process.stdout.write(`pier chamber: stopping (${signal})\n`);
+	// Closing sessions is bounded (each extension gets its shutdown timeout), but whatever still hangs
+	// must not keep a stopped daemon alive: a second signal, or the deadline, ends it at once.
+	const force = (why: string) => {
+		process.stderr.write(`pier chamber: ${why}; exiting without waiting further\n`);
+		process.exit(1);
+	};
+	process.once("SIGINT", () => force("second signal"));
+	process.once("SIGTERM", () => force("second signal"));
+	const deadline = setTimeout(
+		() => force(`sessions did not close within ${STOP_DEADLINE_MS / 1000} s`),
+		STOP_DEADLINE_MS,
+	);
 	await chamber.close();
+	clearTimeout(deadline);
+	// A handle something left open (a socket, a timer) must not keep the process up after a clean stop.
+	setTimeout(() => process.exit(0), 1_000).unref();
 	return 0;
 }
+
+/** How long `pier serve` waits for its sessions to close after SIGTERM/SIGINT before it exits anyway. */
+const STOP_DEADLINE_MS = 8_000;
 
 function parse(argv: readonly string[]) {
 	return parseArgs({

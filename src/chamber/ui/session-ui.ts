@@ -28,6 +28,7 @@ import {
 	unwrapDescriptor,
 	validateFormAnswer,
 } from "./descriptors.js";
+import { SESSION_UI_LIMITS, SessionUiLimits, UiLimitError } from "./ui-limits.js";
 
 export type Publish = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
 
@@ -60,6 +61,7 @@ export class SessionUi {
 	private readonly dialogs = new Map<string, PendingDialog>();
 	private title: string | undefined;
 	private editorText = "";
+	private readonly limits = new SessionUiLimits();
 
 	constructor(private readonly publish: Publish) {}
 
@@ -164,6 +166,18 @@ export class SessionUi {
 		parse: (answer: DialogAnswer | undefined) => T,
 	): Promise<T> {
 		if (opts?.signal?.aborted) return Promise.resolve(parse(undefined));
+		if (this.dialogs.size >= SESSION_UI_LIMITS.pendingDialogs) {
+			return Promise.reject(
+				new UiLimitError(
+					`ctx.ui.${fields.method} refused: ${SESSION_UI_LIMITS.pendingDialogs} dialogs already wait for the user in this session`,
+				),
+			);
+		}
+		try {
+			this.limits.admit("update", 0);
+		} catch (error) {
+			return Promise.reject(error);
+		}
 		const requestId = `dlg_${Date.now().toString(36)}_${(++dialogCounter).toString(36)}`;
 		const timeout = opts?.timeout && opts.timeout > 0 ? opts.timeout : undefined;
 		const request: DialogRequest = {
@@ -191,8 +205,10 @@ export class SessionUi {
 	context(): ChamberUiContext {
 		const answerValue = (a: DialogAnswer | undefined) => (a && "value" in a ? a.value : undefined);
 		const setEditorText = (text: string) => {
-			this.editorText = text;
-			this.publish("extension.editor", { text });
+			const capped = text.slice(0, SESSION_UI_LIMITS.editorTextChars);
+			this.limits.admit("update", capped.length);
+			this.editorText = capped;
+			this.publish("extension.editor", { text: capped });
 		};
 		return {
 			select: (title, options, opts) =>
@@ -216,16 +232,25 @@ export class SessionUi {
 				);
 			},
 			notify: (message, type) => {
+				const text = String(message ?? "").slice(0, LIMITS.messageChars);
+				this.limits.admit("notify", text.length);
 				this.publish("extension.notify", {
-					message: String(message ?? "").slice(0, LIMITS.messageChars),
+					message: text,
 					level: type === "warning" || type === "error" ? type : "info",
 				});
 			},
 			onTerminalInput: () => () => {},
 			setStatus: (key, text) => {
 				const k = String(key).slice(0, LIMITS.keyChars);
-				if (text === undefined) this.statuses.delete(k);
-				else this.statuses.set(k, capStatus(String(text)));
+				if (text === undefined) {
+					this.limits.admit("update", 0);
+					this.statuses.delete(k);
+				} else {
+					SessionUiLimits.checkKey("status", this.statuses, k);
+					const capped = capStatus(String(text));
+					this.limits.admit("update", capped.length);
+					this.statuses.set(k, capped);
+				}
 				this.publish("extension.status", { key: k, ...(text !== undefined ? { text: this.statuses.get(k)! } : {}) });
 			},
 			setWorkingMessage: () => {},
@@ -237,18 +262,26 @@ export class SessionUi {
 				// TUI component factories cannot cross to a browser; only line widgets can.
 				if (content !== undefined && !Array.isArray(content)) return;
 				if (content === undefined) {
+					this.limits.admit("update", 0);
 					this.widgets.delete(k);
 					this.publish("extension.widget", { key: k });
 					return;
 				}
+				SessionUiLimits.checkKey("widget", this.widgets, k);
 				const widget = { lines: capWidgetLines(content), placement: options?.placement ?? "aboveEditor" } as const;
+				this.limits.admit(
+					"update",
+					widget.lines.reduce((sum, line) => sum + line.length, 0),
+				);
 				this.widgets.set(k, widget);
 				this.publish("extension.widget", { key: k, ...widget });
 			},
 			setFooter: () => {},
 			setHeader: () => {},
 			setTitle: (title) => {
-				this.title = String(title).slice(0, LIMITS.titleChars);
+				const capped = String(title).slice(0, LIMITS.titleChars);
+				this.limits.admit("update", capped.length);
+				this.title = capped;
 				this.publish("extension.title", { title: this.title });
 			},
 			custom: async () => undefined as never,

@@ -30,6 +30,7 @@ import type { Channel } from "./channel.js";
 import { ExtensionError } from "./errors.js";
 import { RegistrationBuilder, type Registrations } from "./registrations.js";
 import { MAX_REQUEST_TIMEOUT_MS, type Timeouts } from "./timeouts.js";
+import { UiBudget } from "./ui-budget.js";
 
 export type Phase = "handshake" | "loading" | "initializing" | "ready" | "active" | "invalidated" | "crashed";
 
@@ -187,6 +188,7 @@ export class ExtensionInstance {
 	private deadlineTimer: NodeJS.Timeout | undefined;
 	private deadlineAt = Number.POSITIVE_INFINITY;
 	private readonly inbound = new Map<string, AbortController>();
+	private readonly uiBudget: UiBudget;
 	private readonly handshake = deferred<CapabilityManifest>();
 	private loading: { id: string; builder: RegistrationBuilder; done: ReturnType<typeof deferred<void>> } | undefined;
 
@@ -194,7 +196,9 @@ export class ExtensionInstance {
 		readonly spec: ExtensionSpec,
 		readonly channel: Channel,
 		readonly options: InstanceOptions,
-	) {}
+	) {
+		this.uiBudget = new UiBudget(spec.id);
+	}
 
 	get id(): string {
 		return this.spec.id;
@@ -547,10 +551,12 @@ export class ExtensionInstance {
 			}
 			if (!host) return this.trySend(failure(id, "ui_unavailable", "this session has no extension UI"));
 			const uiRequest = request.ui.request;
+			const admitted = this.uiBudget.admit(uiRequest); // a flood is refused here, not queued
+			if (typeof admitted === "string") return this.trySend(failure(id, "ui_request_failed", admitted));
 			const timeoutMs =
 				request.ui.timeoutMs === undefined ? undefined : Math.min(request.ui.timeoutMs, MAX_REQUEST_TIMEOUT_MS);
 			return this.serveInbound(id, "ui_request_failed", timeoutMs, async (signal) => {
-				const answer = await host.ui(uiRequest, { instance: this, signal });
+				const answer = await admitted(host.ui(uiRequest, { instance: this, signal }));
 				if (!UI_ANSWERS[uiRequest.type].includes(answer.type)) {
 					throw new Error(`UI response type "${answer.type}" does not match request type "${uiRequest.type}"`);
 				}

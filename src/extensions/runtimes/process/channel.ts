@@ -2,10 +2,17 @@
  * Process extensions: the child's stdio as a protocol channel.
  *
  * The child gets a cleared environment (only what the spec declares, plus the
- * PI_EXTENSION_* variables, which nothing may override) and its own process
- * group, so terminating it takes its descendants too.
+ * PI_EXTENSION_* variables, which nothing may override), its own process
+ * group, and where the machine allows it its own cgroup (cgroup.ts), so
+ * terminating it takes its descendants too — in the cgroup even those that left
+ * the group with setsid().
+ *
+ * Ending never waits on the pipes: a descendant may hold them open long after
+ * the child is gone, so once the child has exited (or been killed) the pipes are
+ * destroyed after a short drain.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { adopt, ExtensionCgroup, wrapSpawn } from "./cgroup.js";
 import { DEFAULT_MAX_FRAME_BYTES, encodeFrameText, FrameDecoder, type FrameError } from "../../protocol/codec.js";
 import { PROTOCOL_VERSION } from "../../protocol/frames.js";
 import type { Channel, ChannelEvents } from "../../host/channel.js";
@@ -32,7 +39,38 @@ export interface ProcessLaunch {
 	environment?: Readonly<Record<string, string>>;
 	packageId?: string;
 	maxFrameBytes?: number;
+	/** Where the extension comes from (its manifest path), for error messages. */
+	source?: string;
 }
+
+/** After the child exits, how long its pipes may still deliver what it wrote before they are destroyed. */
+const EXIT_DRAIN_MS = 200;
+/** How long terminate() waits for a SIGKILLed child to be reaped before it lets go of it anyway. */
+const KILL_WAIT_MS = 2_000;
+
+const SPAWN_HINTS: Record<string, string> = {
+	E2BIG:
+		"its arguments and environment are too large for the system; shorten the manifest's arguments or the granted environment",
+	ENOENT:
+		"the executable or its interpreter (the #! line) does not exist; check the manifest's executable and its first line",
+	EACCES: "the executable is not executable by this user; chmod +x it, or check the directory permissions",
+	ENOEXEC: "the executable is not a program this system can run; give it a #! line or point executable at a binary",
+	EMFILE: "pier has too many open files; close sessions or raise the limit (ulimit -n)",
+	EAGAIN: "the system refused another process; close sessions or raise the process limit",
+};
+
+/**
+ * A spawn failure as the user can act on it: what failed and what to do; `named` adds which extension and
+ * manifest (a load failure adds those itself, a spawn that throws does not reach it).
+ */
+export function spawnFailure(launch: ProcessLaunch, code: string, named: boolean): string {
+	const hint = SPAWN_HINTS[code];
+	const who = named ? `extension ${launch.id}${launch.source ? ` (${launch.source})` : ""} ` : "";
+	return `${who}could not start ${launch.executable}: ${code}${hint ? `: ${hint}` : ""}`;
+}
+
+/** The shell's exit codes when the exec of a wrapped launch fails (POSIX: 127 not found, 126 not runnable). */
+const WRAPPED_EXEC_FAILURE: Record<number, string> = { 127: "ENOENT", 126: "EACCES" };
 
 export function childEnvironment(launch: ProcessLaunch): Record<string, string> {
 	const declared = launch.environment ?? {};
@@ -65,6 +103,7 @@ process.once("exit", () => {
 			// already gone
 		}
 	}
+	ExtensionCgroup.killAllSync();
 });
 
 class StderrTail {
@@ -94,32 +133,60 @@ export class ProcessChannel implements Channel {
 	private outbox: string | undefined;
 	private closedReason: string | undefined;
 	private alive = true;
+	private readonly cgroup: ExtensionCgroup | undefined;
+	/** Whether the child wrote anything on stdout (it started, whatever it did next). */
+	private spoke = false;
 
 	constructor(launch: ProcessLaunch) {
 		this.maxFrameBytes = launch.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
 		this.decoder = new FrameDecoder(this.maxFrameBytes);
-		this.child = spawn(launch.executable, [...launch.arguments], {
-			cwd: launch.cwd,
-			env: childEnvironment(launch),
-			detached: true, // its own process group: SIGKILL to -pid reaches every descendant
-			stdio: ["pipe", "pipe", "pipe"],
-		});
+		const env = childEnvironment(launch);
+		this.cgroup = ExtensionCgroup.create(launch.id);
+		const wrapped = this.cgroup ? wrapSpawn(this.cgroup, launch.executable, launch.arguments) : undefined;
+		try {
+			this.child = spawn(wrapped?.executable ?? launch.executable, wrapped?.arguments ?? [...launch.arguments], {
+				cwd: launch.cwd,
+				env,
+				detached: true, // its own process group: SIGKILL to -pid reaches every descendant that stays in it
+				stdio: ["pipe", "pipe", "pipe"],
+			});
+		} catch (error) {
+			// Node throws some spawn errors (E2BIG, EINVAL) instead of emitting them.
+			void this.cgroup?.remove();
+			const { code, message } = error as NodeJS.ErrnoException;
+			throw new Error(spawnFailure(launch, code ?? message, true));
+		}
 		const pid = this.child.pid;
 		if (pid !== undefined) liveGroups.add(pid);
+		if (pid !== undefined && this.cgroup && !wrapped) adopt(this.cgroup, pid);
 		this.exited = new Promise((resolve) => {
 			this.child.once("close", (code, signal) => {
 				this.alive = false;
+				// Wrapped, a failed exec is the shell's exit code, not a spawn error: say what it means.
+				const execFailure = wrapped && !this.spoke && code !== null ? WRAPPED_EXEC_FAILURE[code] : undefined;
+				if (execFailure) this.close(spawnFailure(launch, execFailure, false));
 				this.close(`extension process exited (${signal ? `signal ${signal}` : `code ${code}`})`);
 				resolve();
 			});
 		});
+		// "close" waits for the pipes too, and a descendant can hold them forever: once the child itself is
+		// gone, what it wrote gets a moment to arrive, then its descendants are killed and the pipes let go.
+		this.child.once("exit", () => {
+			this.alive = false;
+			setTimeout(() => this.release(), EXIT_DRAIN_MS).unref();
+		});
 		this.child.once("error", (error) => {
 			this.alive = false;
-			this.close(`extension process could not start: ${error.message}`);
+			this.close(spawnFailure(launch, (error as NodeJS.ErrnoException).code ?? error.message, false));
+			this.release();
 		});
 		this.child.stdin!.on("error", () => {}); // EPIPE after the child died: reported by "close"
 		this.child.stderr!.on("data", (chunk: Buffer) => this.stderr.push(chunk));
-		this.child.stdout!.on("data", (chunk: Buffer) => this.receive(chunk));
+		this.child.stdout!.on("data", (chunk: Buffer) => {
+			if (!this.spoke && this.cgroup && pid !== undefined) this.cgroup.verify(pid);
+			this.spoke = true;
+			this.receive(chunk);
+		});
 		this.child.stdout!.on("end", () => {
 			try {
 				this.decoder.end();
@@ -162,16 +229,47 @@ export class ProcessChannel implements Channel {
 	};
 
 	async terminate(): Promise<void> {
-		if (this.child.pid === undefined) return;
-		// The group outlives its leader: descendants must die even when the child already exited.
+		if (this.child.pid === undefined) {
+			await this.cgroup?.remove();
+			return;
+		}
+		this.killDescendants();
+		if (this.alive) this.child.kill("SIGKILL");
+		let timer: NodeJS.Timeout | undefined;
+		await Promise.race([
+			this.exited,
+			// A child the kernel does not reap (stuck in uninterruptible sleep) is let go, not waited for.
+			new Promise<void>((done) => {
+				timer = setTimeout(done, KILL_WAIT_MS);
+			}),
+		]);
+		clearTimeout(timer);
+		this.release();
+		liveGroups.delete(this.child.pid);
+		await this.cgroup?.remove();
+	}
+
+	/** The process group outlives its leader, and the cgroup holds those that left the group. */
+	private killDescendants(): void {
 		try {
-			process.kill(-this.child.pid, "SIGKILL");
+			process.kill(-this.child.pid!, "SIGKILL");
 		} catch {
 			// no member of the group is left
 		}
-		if (this.alive) this.child.kill("SIGKILL");
-		await this.exited;
-		liveGroups.delete(this.child.pid);
+		this.cgroup?.kill();
+	}
+
+	/** Kills what is left of the extension and destroys its pipes, so "close" fires whoever holds them. */
+	private release(): void {
+		if (this.child.pid !== undefined) this.killDescendants();
+		this.child.stdin?.destroy();
+		this.child.stdout?.destroy();
+		this.child.stderr?.destroy();
+	}
+
+	/** The extension's cgroup directory, while it has one (tests and diagnostics). */
+	get cgroupDir(): string | undefined {
+		return this.cgroup?.dir;
 	}
 
 	diagnostics(): string {

@@ -29,6 +29,7 @@ export function processSpec(manifest: ExtensionManifest, options: ProcessSpecOpt
 				executable: runtime.executable,
 				arguments: runtime.arguments,
 				cwd: manifest.root,
+				source: manifest.manifestPath,
 				...(options.environment ? { environment: options.environment } : {}),
 				...(options.packageId ? { packageId: options.packageId } : {}),
 				...(options.maxFrameBytes ? { maxFrameBytes: options.maxFrameBytes } : {}),
