@@ -91,7 +91,7 @@ export async function chamberApp(options: ChamberServerOptions) {
 		if (!id) return stream(c, chamber.events);
 		const limit = rowLimit(c.req.query("rows"));
 		if (limit === null) return jsonError(c, 400, "bad_request", BAD_ROW_LIMIT);
-		const session = await chamber.get(id);
+		const session = await chamber.running(id);
 		return stream(c, session.channel, (() => latestRows(session.view(), limit)) as () => never);
 	});
 	app.route("/api/pi", piRoutes(chamber));
