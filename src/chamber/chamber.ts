@@ -149,8 +149,21 @@ export class Chamber {
 	}
 
 	/**
+	 * The session a read (the event stream) attaches to: running already, or being opened. A GET never
+	 * starts a runtime (that runs the project's extensions); `POST /sessions/:id/open` or any action does.
+	 */
+	async running(id: string): Promise<LiveSession> {
+		const open = this.live.get(id);
+		if (open) return open;
+		const pending = this.opening.get(id);
+		if (pending) return pending;
+		if (!(await this.fileOf(id))) throw new SessionError(404, "not_found", `no session ${id}`);
+		throw new SessionError(409, "not_open", `session ${id} is not running; POST /api/pi/sessions/${id}/open first`);
+	}
+
+	/**
 	 * What a client shows for a session: the live view, or (for a session not running) the view read from its
-	 * file. Reading does not start the session; its event stream does.
+	 * file. Reading does not start the session; neither does its event stream (see `running`).
 	 */
 	async view(id: string): Promise<SessionView> {
 		const live = this.live.get(id);

@@ -85,6 +85,11 @@ export function piRoutes(chamber: Chamber): Hono {
 		return c.json(pageOf(rows, { ...(limit !== undefined ? { limit } : {}), ...(before ? { before } : {}) }));
 	});
 
+	// The one way to start a session without acting on it: viewing it (GET, the event stream) never does.
+	app.post("/sessions/:id/open", async (c) => {
+		return c.json({ session: (await chamber.get(c.req.param("id"))).summary() });
+	});
+
 	app.patch("/sessions/:id", async (c) => {
 		const b = await body(c, Bodies.rename);
 		if (b instanceof Response) return b;

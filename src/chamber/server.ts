@@ -3,7 +3,7 @@
  * is plain Hono (tests call it directly); `startChamber` serves it on a socket.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { type AddressInfo, isIP } from "node:net";
 import { basename, extname, join, normalize, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,6 +14,7 @@ import { bodyLimit } from "hono/body-limit";
 import { type AuthEnv, authRoutes, checkOrigin, requireAuth } from "./auth/http.js";
 import { AuthStore } from "./auth/store.js";
 import { Chamber, type ChamberOptions } from "./chamber.js";
+import { type ConnectionLimits, capConnections, DEFAULT_CONNECTION_LIMITS, httpServerOptions } from "./connections.js";
 import type { EventChannel } from "./events/channel.js";
 import { SseClient } from "./events/sse.js";
 import { jsonError } from "./http-errors.js";
@@ -26,6 +27,8 @@ export interface ChamberServerOptions extends ChamberOptions {
 	heartbeatMs?: number;
 	/** The built web app; defaults to dist/web next to this module. */
 	webDir?: string;
+	/** Timeouts and the socket cap (connections.ts); tests shrink them. */
+	connections?: Partial<ConnectionLimits>;
 }
 
 type NodeBindings = { incoming: IncomingMessage; outgoing: ServerResponse };
@@ -91,7 +94,7 @@ export async function chamberApp(options: ChamberServerOptions) {
 		if (!id) return stream(c, chamber.events);
 		const limit = rowLimit(c.req.query("rows"));
 		if (limit === null) return jsonError(c, 400, "bad_request", BAD_ROW_LIMIT);
-		const session = await chamber.get(id);
+		const session = await chamber.running(id);
 		return stream(c, session.channel, (() => latestRows(session.view(), limit)) as () => never);
 	});
 	app.route("/api/pi", piRoutes(chamber));
@@ -198,7 +201,14 @@ export async function startChamber(
 	options: ChamberServerOptions & { host: string; port: number },
 ): Promise<RunningChamber> {
 	const built = await chamberApp(options);
-	const server = serve({ fetch: built.app.fetch, hostname: options.host, port: options.port });
+	const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connections };
+	const server = serve({
+		fetch: built.app.fetch,
+		hostname: options.host,
+		port: options.port,
+		serverOptions: httpServerOptions(limits),
+	}) as Server;
+	capConnections(server, limits.maxConnections);
 	await new Promise<void>((done, fail) => {
 		server.once("listening", done);
 		server.once("error", fail);

@@ -69,6 +69,7 @@ describe("the chamber in a browser: hostile content, a phone, reload and restart
 	const current = () => {
 		const client = new ApiClient(serve.url);
 		client.cookie = api.cookie;
+		client.key = api.key;
 		return client;
 	};
 	type Hydrated = { seq: number; streaming: boolean; rows: { id: string }[]; ui: { panels: { id?: string }[] } };

@@ -67,6 +67,16 @@ async function errorCode(res: Response): Promise<string> {
 	return body.error.code;
 }
 
+/** The cookie and the browser key a sign-in answer carries: the headers a signed-in browser sends. */
+type Creds = { cookie: string; "x-pier-key": string };
+
+async function credentials(res: Response): Promise<Creds> {
+	const body = (await res.json()) as { ok: boolean; key: string };
+	assert.equal(body.ok, true);
+	assert.match(body.key, /^[A-Za-z0-9_-]{43}$/);
+	return { cookie: sessionCookie(res), "x-pier-key": body.key };
+}
+
 function sessionCookie(res: Response): string {
 	const header = res.headers.get("set-cookie");
 	assert.ok(header, "expected a Set-Cookie header");
@@ -75,10 +85,10 @@ function sessionCookie(res: Response): string {
 	return `pier_session=${match[1]}`;
 }
 
-async function login(app: App): Promise<string> {
+async function login(app: App): Promise<Creds> {
 	const res = await post(app, "/api/auth/login", { password: PASSWORD });
 	assert.equal(res.status, 200);
-	return sessionCookie(res);
+	return credentials(res);
 }
 
 test("the password is stored only as an scrypt hash, in a private file", async () => {
@@ -103,11 +113,12 @@ test("the password is stored only as an scrypt hash, in a private file", async (
 	assert.equal(reopened.passwordConfigured, true);
 	assert.equal(await reopened.ensurePassword(PASSWORD), "unchanged");
 	const session = reopened.createBrowserSession();
+	assert.equal(reopened.verifyBrowserSession(session.token, session.key), true);
 	// A daemon started with another password replaces the hash and signs browsers out.
 	assert.equal(await reopened.ensurePassword("new password"), "replaced");
 	assert.equal(await reopened.verifyPassword(PASSWORD), false);
 	assert.equal(await reopened.verifyPassword("new password"), true);
-	assert.equal(reopened.verifyBrowserSession(session.token), false);
+	assert.equal(reopened.verifyBrowserSession(session.token, session.key), false);
 });
 
 test("login: no password configured, wrong password, then success with a strict cookie", async () => {
@@ -134,7 +145,6 @@ test("login: no password configured, wrong password, then success with a strict 
 
 	res = await post(app, "/api/auth/login", { password: PASSWORD });
 	assert.equal(res.status, 200);
-	assert.deepEqual(await res.json(), { ok: true });
 	assert.equal(res.headers.get("cache-control"), "no-store");
 	const setCookie = res.headers.get("set-cookie") ?? "";
 	assert.match(setCookie, /^pier_session=[A-Za-z0-9_-]{43};/);
@@ -143,9 +153,12 @@ test("login: no password configured, wrong password, then success with a strict 
 	assert.match(setCookie, /; Path=\//);
 	assert.doesNotMatch(setCookie, /Secure/, "plain http must not get a Secure cookie");
 
-	const cookie = sessionCookie(res);
-	res = await app.request("/api/auth/status", { headers: { cookie } });
+	const creds = await credentials(res);
+	res = await app.request("/api/auth/status", { headers: creds });
 	assert.deepEqual(await res.json(), { authenticated: true, passwordConfigured: true });
+	// The cookie without its key is not signed in.
+	res = await app.request("/api/auth/status", { headers: { cookie: creds.cookie } });
+	assert.deepEqual(await res.json(), { authenticated: false, passwordConfigured: true });
 
 	// Over https the cookie is Secure.
 	res = await app.request("https://chamber.example/api/auth/login", {
@@ -228,14 +241,24 @@ test("guarded routes: cookie, device tokens, garbage and revocation", async () =
 	res = await app.request("/api/auth/tokens");
 	assert.equal(res.status, 401);
 
-	const cookie = await login(app);
-	res = await app.request("/api/pi/whoami", { headers: { cookie } });
+	const creds = await login(app);
+	res = await app.request("/api/pi/whoami", { headers: creds });
 	assert.equal(res.status, 200);
 	assert.deepEqual(await res.json(), { kind: "browser" });
+	// Either half alone is refused; the cookie alone says what is missing.
+	res = await app.request("/api/pi/whoami", { headers: { cookie: creds.cookie } });
+	assert.equal(res.status, 401);
+	assert.equal(await errorCode(res), "browser_key_required");
+	res = await app.request("/api/pi/whoami", { headers: { cookie: creds.cookie, "x-pier-key": "wrong-key" } });
+	assert.equal(await errorCode(res), "browser_key_required");
+	res = await app.request("/api/pi/whoami", { headers: { "x-pier-key": creds["x-pier-key"] } });
+	assert.equal(await errorCode(res), "unauthorized");
+	res = await post(app, "/api/auth/tokens", { name: "stolen" }, { cookie: creds.cookie });
+	assert.equal(res.status, 401, "a replayed cookie mints no device token");
 
-	res = await post(app, "/api/auth/tokens", { name: "" }, { cookie });
+	res = await post(app, "/api/auth/tokens", { name: "" }, creds);
 	assert.equal(res.status, 400);
-	res = await post(app, "/api/auth/tokens", { name: "  laptop  " }, { cookie });
+	res = await post(app, "/api/auth/tokens", { name: "  laptop  " }, creds);
 	assert.equal(res.status, 200);
 	const created = (await res.json()) as { id: string; name: string; token: string };
 	assert.equal(created.name, "laptop");
@@ -255,7 +278,7 @@ test("guarded routes: cookie, device tokens, garbage and revocation", async () =
 
 	res = await app.request(`/api/auth/tokens/${created.id}`, {
 		method: "DELETE",
-		headers: { cookie, "content-type": "application/json" },
+		headers: { ...creds, "content-type": "application/json" },
 	});
 	assert.equal(res.status, 200);
 	assert.deepEqual(await res.json(), { ok: true });
@@ -263,16 +286,16 @@ test("guarded routes: cookie, device tokens, garbage and revocation", async () =
 	assert.equal(res.status, 401);
 	res = await app.request(`/api/auth/tokens/${created.id}`, {
 		method: "DELETE",
-		headers: { cookie, "content-type": "application/json" },
+		headers: { ...creds, "content-type": "application/json" },
 	});
 	assert.equal(res.status, 404);
 	assert.equal(await errorCode(res), "not_found");
 
 	// Logout revokes the session server-side, not only in the browser.
-	res = await post(app, "/api/auth/logout", {}, { cookie });
+	res = await post(app, "/api/auth/logout", {}, creds);
 	assert.equal(res.status, 200);
 	assert.match(res.headers.get("set-cookie") ?? "", /pier_session=;.*Max-Age=0/);
-	res = await app.request("/api/pi/whoami", { headers: { cookie } });
+	res = await app.request("/api/pi/whoami", { headers: creds });
 	assert.equal(res.status, 401);
 });
 
@@ -282,7 +305,7 @@ test("a pairing link signs in once, and not after it expires", async () => {
 	const first = store.createPairingToken(10 * 60_000);
 	let res = await post(app, "/api/auth/pair", { token: first.token });
 	assert.equal(res.status, 200);
-	const cookie = sessionCookie(res);
+	const creds = await credentials(res);
 	res = await post(app, "/api/auth/pair", { token: first.token });
 	assert.equal(res.status, 401);
 	assert.equal(await errorCode(res), "bad_pairing_token");
@@ -290,9 +313,9 @@ test("a pairing link signs in once, and not after it expires", async () => {
 	assert.equal(res.status, 401);
 
 	// A signed-in browser mints a link for another device.
-	res = await post(app, "/api/auth/pairing-links", { ttlSeconds: 4000 }, { cookie });
+	res = await post(app, "/api/auth/pairing-links", { ttlSeconds: 4000 }, creds);
 	assert.equal(res.status, 400);
-	res = await post(app, "/api/auth/pairing-links", {}, { cookie });
+	res = await post(app, "/api/auth/pairing-links", {}, creds);
 	assert.equal(res.status, 200);
 	const link = (await res.json()) as { token: string; expiresAt: number };
 	assert.equal(link.expiresAt, clock.t + 600_000);
@@ -311,17 +334,19 @@ test("a browser session survives a restart and expires after 30 days", async () 
 	const { dir, clock, app, file, ready } = setup({ password: true });
 	using _ = dir;
 	await ready;
-	const cookie = await login(app);
-	const token = cookie.slice("pier_session=".length);
-	assert.ok(!readFileSync(file, "utf8").includes(token), "plaintext session token in auth.json");
+	const creds = await login(app);
+	const token = creds.cookie.slice("pier_session=".length);
+	const text = readFileSync(file, "utf8");
+	assert.ok(!text.includes(token), "plaintext session token in auth.json");
+	assert.ok(!text.includes(creds["x-pier-key"]), "plaintext browser key in auth.json");
 
 	const restarted = new AuthStore(file, { now: clock.now });
 	const app2 = makeApp(restarted, clock);
-	let res = await app2.request("/api/pi/whoami", { headers: { cookie } });
+	let res = await app2.request("/api/pi/whoami", { headers: creds });
 	assert.equal(res.status, 200);
 
 	clock.advance(30 * 24 * 60 * 60 * 1000);
-	res = await app2.request("/api/pi/whoami", { headers: { cookie } });
+	res = await app2.request("/api/pi/whoami", { headers: creds });
 	assert.equal(res.status, 401);
 });
 
@@ -352,34 +377,34 @@ test("state-changing requests need JSON and a matching Origin", async () => {
 	const { dir, app, ready } = setup({ password: true });
 	using _ = dir;
 	await ready;
-	const cookie = await login(app);
+	const creds = await login(app);
 
-	let res = await post(app, "/api/pi/echo", { a: 1 }, { cookie, origin: "https://evil.example" });
+	let res = await post(app, "/api/pi/echo", { a: 1 }, { ...creds, origin: "https://evil.example" });
 	assert.equal(res.status, 403);
 	assert.equal(await errorCode(res), "bad_origin");
 	res = await post(app, "/api/auth/login", { password: PASSWORD }, { origin: "https://evil.example" });
 	assert.equal(res.status, 403, "no login CSRF");
-	res = await post(app, "/api/pi/echo", { a: 1 }, { cookie, origin: "null" });
+	res = await post(app, "/api/pi/echo", { a: 1 }, { ...creds, origin: "null" });
 	assert.equal(res.status, 403);
 
 	res = await app.request("/api/pi/echo", {
 		method: "POST",
-		headers: { cookie, "content-type": "text/plain" },
+		headers: { ...creds, "content-type": "text/plain" },
 		body: JSON.stringify({ a: 1 }),
 	});
 	assert.equal(res.status, 415);
 	assert.equal(await errorCode(res), "bad_request");
-	res = await app.request("/api/pi/echo", { method: "POST", headers: { cookie }, body: "{}" });
+	res = await app.request("/api/pi/echo", { method: "POST", headers: creds, body: "{}" });
 	assert.ok(res.status >= 400 && res.status < 500);
 
-	res = await post(app, "/api/pi/echo", { a: 1 }, { cookie, origin: "http://localhost" });
+	res = await post(app, "/api/pi/echo", { a: 1 }, { ...creds, origin: "http://localhost" });
 	assert.equal(res.status, 200);
 	res = await post(
 		app,
 		"/api/pi/echo",
 		{ a: 1 },
 		{
-			cookie,
+			...creds,
 			origin: "http://127.0.0.1:7777",
 			host: "127.0.0.1:7777",
 			"content-type": "application/json; charset=utf-8",
@@ -388,7 +413,7 @@ test("state-changing requests need JSON and a matching Origin", async () => {
 	assert.equal(res.status, 200);
 	assert.deepEqual(await res.json(), { a: 1 });
 	// Reads are not state-changing and need neither.
-	res = await app.request("/api/pi/whoami", { headers: { cookie, origin: "https://evil.example" } });
+	res = await app.request("/api/pi/whoami", { headers: { ...creds, origin: "https://evil.example" } });
 	assert.equal(res.status, 200);
 });
 
@@ -427,8 +452,9 @@ test("over a real socket: log in, then use the cookie", async () => {
 		assert.equal(setCookie.length, 1);
 		const cookie = (setCookie[0] ?? "").split(";")[0] ?? "";
 		assert.match(cookie, /^pier_session=/);
+		const { key } = (await res.json()) as { key: string };
 
-		const me = await fetch(`${base}/api/pi/whoami`, { headers: { cookie } });
+		const me = await fetch(`${base}/api/pi/whoami`, { headers: { cookie, "x-pier-key": key } });
 		assert.equal(me.status, 200);
 		assert.deepEqual(await me.json(), { kind: "browser" });
 		const anon = await fetch(`${base}/api/pi/whoami`);
@@ -437,4 +463,80 @@ test("over a real socket: log in, then use the cookie", async () => {
 	} finally {
 		await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
 	}
+});
+
+test("concurrent wrong logins: each is counted before its hash, so only the allowed number are checked", async () => {
+	const { dir, store, app, ready } = setup({ password: true });
+	using _ = dir;
+	await ready;
+	let checked = 0;
+	const verify = store.verifyPassword.bind(store);
+	store.verifyPassword = (password: string) => {
+		checked++;
+		return verify(password);
+	};
+	const answers = await Promise.all(
+		Array.from({ length: 50 }, (_, i) => post(app, "/api/auth/login", { password: `guess ${i}` })),
+	);
+	const statuses = answers.map((r) => r.status);
+	assert.equal(checked, 5, "scrypt ran for the 5 allowed attempts only");
+	assert.equal(statuses.filter((s) => s === 401).length, 5);
+	assert.equal(statuses.filter((s) => s === 429).length, 45);
+	assert.ok(answers.filter((r) => r.status === 429).every((r) => Number(r.headers.get("retry-after")) >= 1));
+});
+
+test("the login limiter: a reservation counts at once, and a success refunds only its own slot", () => {
+	const clock = new Clock();
+	const limiter = new LoginRateLimiter({ limit: 3, now: clock.now });
+	const a = limiter.reserve("k");
+	const b = limiter.reserve("k");
+	assert.ok(a.allowed && b.allowed);
+	a.refund();
+	a.refund(); // twice is once
+	assert.ok(limiter.reserve("k").allowed);
+	assert.ok(limiter.reserve("k").allowed);
+	assert.equal(limiter.reserve("k").allowed, false, "b and the two later slots fill the budget of 3");
+});
+
+test("sign-ins at the cap drop only browsers that never used their session; past that they are refused", async () => {
+	using dir = tempDir();
+	const clock = new Clock();
+	const file = join(dir.path, "auth.json");
+	const store = new AuthStore(file, { now: clock.now, maxBrowserSessions: 20 });
+	await store.setPassword(PASSWORD);
+	const app = makeApp(store, clock);
+	const used = await login(app);
+	assert.equal((await app.request("/api/pi/whoami", { headers: used })).status, 200);
+	let last: { token: string; key: string } | undefined;
+	for (let i = 0; i < 50; i++) last = store.createBrowserSession();
+	assert.equal(store.browserSessionCount, 20);
+	assert.equal((await app.request("/api/pi/whoami", { headers: used })).status, 200, "the used browser stays");
+	assert.ok(last && store.verifyBrowserSession(last.token, last.key));
+	// Once every slot is a used session (the "used" mark survives a restart), a sign-in is refused rather
+	// than signing someone out.
+	const restarted = new AuthStore(file, { now: clock.now, maxBrowserSessions: 20 });
+	for (const s of Array.from({ length: 18 }, () => restarted.createBrowserSession())) {
+		restarted.verifyBrowserSession(s.token, s.key);
+	}
+	const app2 = makeApp(restarted, clock);
+	const res = await post(app2, "/api/auth/login", { password: PASSWORD });
+	assert.equal(res.status, 503);
+	assert.equal(await errorCode(res), "session_limit");
+	assert.equal((await app2.request("/api/pi/whoami", { headers: used })).status, 200, "still signed in");
+});
+
+test("sessions stored before browser keys are dropped: their cookie alone must not sign in", () => {
+	using dir = tempDir();
+	const file = join(dir.path, "auth.json");
+	const now = Date.now();
+	writeFileSync(
+		file,
+		JSON.stringify({
+			version: 1,
+			browserSessions: [{ hash: "abc", createdAt: now, expiresAt: now + 60_000 }],
+			deviceTokens: [],
+		}),
+	);
+	const store = new AuthStore(file);
+	assert.equal(store.browserSessionCount, 0);
 });

@@ -842,6 +842,7 @@ describe("pier serve start-up and restart", () => {
 		try {
 			const again = new ApiClient(serve.url);
 			again.cookie = api.cookie; // signed-in browsers stay signed in
+			again.key = api.key;
 			const after = await again.call<View>("GET", `/api/pi/sessions/${id}`);
 			assert.equal(after.status, 200, JSON.stringify(after.body));
 			assert.deepEqual(after.body.ui.panels, before.ui.panels);

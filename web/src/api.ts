@@ -17,6 +17,37 @@ export class ApiError extends Error {
 	}
 }
 
+/**
+ * The browser key from sign-in, sent as `X-Pier-Key` with every request. The daemon wants it next to the
+ * session cookie because cookies are not port-scoped: another server on this host gets the cookie, but only
+ * this origin (scheme, host and port) can read this localStorage entry.
+ */
+const KEY_STORAGE = "pier.browserKey";
+const KEY_HEADER = "X-Pier-Key";
+
+function storedKey(): string | undefined {
+	try {
+		return localStorage.getItem(KEY_STORAGE) ?? undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+function storeKey(key: string | undefined): void {
+	try {
+		if (key) localStorage.setItem(KEY_STORAGE, key);
+		else localStorage.removeItem(KEY_STORAGE);
+	} catch {
+		// Storage disabled: the page signs in again on each load, nothing worse.
+	}
+}
+
+/** The headers that prove this page is the signed-in browser (none before sign-in). */
+export function authHeaders(): Record<string, string> {
+	const key = storedKey();
+	return key ? { [KEY_HEADER]: key } : {};
+}
+
 let onUnauthorized: (() => void) | undefined;
 
 /** The app registers this once: a 401 anywhere outside the sign-in routes means the cookie is gone. */
@@ -27,7 +58,11 @@ export function setUnauthorizedHandler(handler: (() => void) | undefined): void 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
-	const init: RequestInit = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+	const init: RequestInit = {
+		method,
+		credentials: "same-origin",
+		headers: { Accept: "application/json", ...authHeaders() },
+	};
 	// Every state-changing request carries the JSON type, bodiless DELETE included: the daemon's CSRF check
 	// looks at the header, not at whether there is a body.
 	if (method !== "GET") init.headers = { ...init.headers, "Content-Type": "application/json" };
@@ -56,14 +91,26 @@ async function request<T>(method: Method, path: string, body?: unknown): Promise
 	return data as T;
 }
 
+type SignedIn = { ok: true; key: string };
+
 const enc = encodeURIComponent;
 const session = (id: string) => `/api/pi/sessions/${enc(id)}`;
 
 export const api = {
 	authStatus: () => request<{ authenticated: boolean; passwordConfigured: boolean }>("GET", "/api/auth/status"),
-	login: (password: string) => request<{ ok: true }>("POST", "/api/auth/login", { password }),
-	pair: (token: string) => request<{ ok: true }>("POST", "/api/auth/pair", { token }),
-	logout: () => request<{ ok: true }>("POST", "/api/auth/logout", {}),
+	login: async (password: string) => {
+		storeKey((await request<SignedIn>("POST", "/api/auth/login", { password })).key);
+	},
+	pair: async (token: string) => {
+		storeKey((await request<SignedIn>("POST", "/api/auth/pair", { token })).key);
+	},
+	logout: async () => {
+		try {
+			await request<{ ok: true }>("POST", "/api/auth/logout", {});
+		} finally {
+			storeKey(undefined);
+		}
+	},
 	createPairingLink: () => request<{ token: string; expiresAt: number }>("POST", "/api/auth/pairing-links", {}),
 
 	listSessions: () => request<{ sessions: SessionSummary[] }>("GET", "/api/pi/sessions"),
@@ -76,6 +123,8 @@ export const api = {
 			"GET",
 			`${session(id)}/rows?before=${enc(before)}&limit=${limit}`,
 		),
+	/** Starts the session's runtime if it is not running; viewing (GET) never does. */
+	openSession: (id: string) => request<{ session: SessionSummary }>("POST", `${session(id)}/open`, {}),
 	renameSession: (id: string, name: string) => request<{ session: SessionSummary }>("PATCH", session(id), { name }),
 	deleteSession: (id: string) => request<{ ok: true }>("DELETE", session(id)),
 

@@ -1,11 +1,14 @@
 /**
- * The chamber's event stream: one EventSource plus the sequence bookkeeping the API asks of a client.
+ * The chamber's event stream: one fetch-based event source (sse.ts, so it can carry the browser key) plus
+ * the sequence bookkeeping the API asks of a client.
  *
- * The browser reconnects an EventSource by itself and sends `Last-Event-ID`, which the server honours over
- * `since`. It gives up for good on a non-200 answer (a 401 after the cookie expired, a 502 while the daemon
- * restarts), so on a closed source we ask `/api/auth/status` whether it is worth retrying and open a new one
- * with `since=<lastSeq>`.
+ * Whenever the source closes (a 401 after the sign-in ended, a 502 while the daemon restarts, a dropped
+ * connection) we ask `/api/auth/status` whether it is worth retrying and open a new one with
+ * `since=<lastSeq>`. A session's stream is preceded by `POST /sessions/:id/open`: the daemon does not start a
+ * session's runtime for a GET.
  */
+import { api, authHeaders } from "./api.js";
+import { CLOSED, FetchEventSource, OPEN, type StreamSource } from "./sse.js";
 import type { AnyEnvelope, EventName } from "./types.js";
 
 export type StreamStatus = "connecting" | "live" | "reconnecting";
@@ -59,7 +62,7 @@ export interface StreamOptions {
 	onUnauthorized(): void;
 	/** The server's numbering went backwards (a daemon restart without a snapshot): reload from scratch. */
 	onResync?(): void;
-	createEventSource?: (url: string) => EventSource;
+	createEventSource?: (url: string) => StreamSource;
 	checkAuth?: () => Promise<boolean | undefined>;
 }
 
@@ -69,7 +72,7 @@ const STALE_MS = HEARTBEAT_MS * 3;
 const MAX_RETRY_MS = 15_000;
 
 export class EventStream {
-	private source: EventSource | undefined;
+	private source: StreamSource | undefined;
 	private lastSeq: number | undefined;
 	private retryDelay = 500;
 	private retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -119,7 +122,14 @@ export class EventStream {
 	private connect(): void {
 		if (this.closed) return;
 		this.setStatus(this.status === undefined ? "connecting" : "reconnecting");
-		const create = this.opts.createEventSource ?? ((url) => new EventSource(url, { withCredentials: true }));
+		const id = this.opts.sessionId;
+		const create =
+			this.opts.createEventSource ??
+			((url) =>
+				new FetchEventSource(url, {
+					headers: authHeaders(),
+					...(id ? { before: () => api.openSession(id) } : {}),
+				}));
 		const source = create(this.url());
 		this.source = source;
 		this.lastActivity = Date.now();
@@ -133,8 +143,8 @@ export class EventStream {
 		source.onerror = () => {
 			if (this.source !== source || this.closed) return;
 			this.setStatus("reconnecting");
-			// CONNECTING means the browser retries by itself (with Last-Event-ID); CLOSED means it gave up.
-			if (source.readyState === EventSource.CLOSED) {
+			// An EventSource passed in may retry by itself (CONNECTING); ours never does (CLOSED).
+			if (source.readyState === CLOSED) {
 				this.source = undefined;
 				void this.retry();
 			}
@@ -161,7 +171,7 @@ export class EventStream {
 	}
 
 	private checkStale(): void {
-		if (this.closed || !this.source || this.source.readyState !== EventSource.OPEN) return;
+		if (this.closed || !this.source || this.source.readyState !== OPEN) return;
 		if (Date.now() - this.lastActivity < STALE_MS) return;
 		this.source.close();
 		this.source = undefined;
@@ -209,7 +219,7 @@ export class EventStream {
 
 async function defaultCheckAuth(): Promise<boolean | undefined> {
 	try {
-		const res = await fetch("/api/auth/status", { credentials: "same-origin" });
+		const res = await fetch("/api/auth/status", { credentials: "same-origin", headers: authHeaders() });
 		if (!res.ok) return undefined;
 		const body = (await res.json()) as { authenticated?: unknown };
 		return body.authenticated === true;

@@ -7,10 +7,12 @@ import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { jsonError } from "../http-errors.js";
-import { LoginRateLimiter } from "./rate-limit.js";
-import { type AuthStore, BROWSER_SESSION_TTL_MS, type DeviceTokenInfo } from "./store.js";
+import { LoginRateLimiter, WorkGate } from "./rate-limit.js";
+import { type AuthStore, BROWSER_SESSION_TTL_MS, type DeviceTokenInfo, SessionLimitError } from "./store.js";
 
 export const SESSION_COOKIE = "pier_session";
+/** The browser key returned by login and pairing; the page sends it with every request, next to the cookie. */
+export const BROWSER_KEY_HEADER = "x-pier-key";
 export const PAIRING_TTL_DEFAULT_SECONDS = 600;
 export const PAIRING_TTL_MAX_SECONDS = 3600;
 const MAX_BODY_BYTES = 16 * 1024;
@@ -24,6 +26,11 @@ export type AuthEnv = { Variables: AuthVariables };
 export interface AuthStatusResponse {
 	authenticated: boolean;
 	passwordConfigured: boolean;
+}
+/** Login and pairing: the cookie comes as Set-Cookie, the key in the body (the page keeps it in localStorage). */
+export interface SignedInResponse {
+	ok: true;
+	key: string;
 }
 export interface PairingLinkResponse {
 	token: string;
@@ -42,23 +49,43 @@ export interface CreatedDeviceTokenResponse {
 export interface AuthRoutesOptions {
 	/** Defaults to 5 failures per 60 s per client key. */
 	limiter?: LoginRateLimiter;
-	/** Whose failures count together; defaults to the socket's remote address ("local" when there is none). */
+	/** Whose attempts count together; defaults to the socket's remote address ("local" when there is none). */
 	clientKey?: (c: Context) => string;
+	/** Password checks running or waiting at once, across all clients. */
+	gate?: WorkGate;
 }
 
-/** Who sent the request, from the session cookie or a bearer device token. */
-export function authenticate(store: AuthStore, c: Context): Principal | undefined {
-	if (store.verifyBrowserSession(getCookie(c, SESSION_COOKIE))) return { kind: "browser" };
+type Identity = { principal: Principal } | { code: "unauthorized" | "browser_key_required"; message: string };
+
+/** Who sent the request: the session cookie with its browser key, or a bearer device token. */
+function identify(store: AuthStore, c: Context): Identity {
+	const cookie = getCookie(c, SESSION_COOKIE);
+	const browser =
+		cookie === undefined ? "no_session" : store.checkBrowserSession(cookie, c.req.header(BROWSER_KEY_HEADER));
+	if (browser === "ok") return { principal: { kind: "browser" } };
 	const bearer = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(c.req.header("authorization") ?? "")?.[1];
 	const device = bearer === undefined ? undefined : store.verifyDeviceToken(bearer);
-	return device ? { kind: "device", id: device.id } : undefined;
+	if (device) return { principal: { kind: "device", id: device.id } };
+	if (browser === "bad_key") {
+		// The cookie reaches every server on this host (cookies ignore the port); the key does not.
+		return {
+			code: "browser_key_required",
+			message: "the session cookie needs its browser key (X-Pier-Key); sign in again if this page lost it",
+		};
+	}
+	return { code: "unauthorized", message: "sign in or send a device token" };
+}
+
+export function authenticate(store: AuthStore, c: Context): Principal | undefined {
+	const who = identify(store, c);
+	return "principal" in who ? who.principal : undefined;
 }
 
 export function requireAuth(store: AuthStore): MiddlewareHandler<AuthEnv> {
 	return async (c, next) => {
-		const principal = authenticate(store, c);
-		if (!principal) return jsonError(c, 401, "unauthorized", "sign in or send a device token");
-		c.set("principal", principal);
+		const who = identify(store, c);
+		if (!("principal" in who)) return jsonError(c, 401, who.code, who.message);
+		c.set("principal", who.principal);
 		await next();
 	};
 }
@@ -89,6 +116,7 @@ export function checkOrigin(): MiddlewareHandler {
 export function authRoutes(store: AuthStore, options: AuthRoutesOptions = {}): Hono<AuthEnv> {
 	const limiter = options.limiter ?? new LoginRateLimiter();
 	const clientKey = options.clientKey ?? defaultClientKey;
+	const gate = options.gate ?? new WorkGate();
 	const app = new Hono<AuthEnv>();
 
 	app.use("*", async (c, next) => {
@@ -114,22 +142,28 @@ export function authRoutes(store: AuthStore, options: AuthRoutesOptions = {}): H
 		const key = clientKey(c);
 		// Checked before anything else so a blocked client cannot keep probing the password.
 		const verdict = limiter.check(key);
-		if (!verdict.allowed) {
-			c.header("Retry-After", String(verdict.retryAfterSeconds));
-			return jsonError(c, 429, "rate_limited", `too many failed logins; retry in ${verdict.retryAfterSeconds} s`);
-		}
+		if (!verdict.allowed) return rateLimited(c, verdict.retryAfterSeconds);
 		const body = await readBody(c, ["password"]);
 		if (body instanceof Response) return body;
 		if (typeof body.password !== "string") return jsonError(c, 400, "bad_request", "password must be a string");
 		if (!store.passwordConfigured) {
 			return jsonError(c, 400, "no_password", "no UI password is configured; use a pairing link");
 		}
-		if (!(await store.verifyPassword(body.password))) {
-			limiter.fail(key);
-			return jsonError(c, 401, "bad_password", "wrong password");
+		// Counted here, synchronously, before the hash: a check now and a count after the await let 185 of
+		// 200 simultaneous guesses through. Nothing may await between this line and the verify being queued.
+		const slot = limiter.reserve(key);
+		if (!slot.allowed) return rateLimited(c, slot.retryAfterSeconds);
+		const password = body.password;
+		const right = await gate.run(() => store.verifyPassword(password));
+		if (right === undefined) {
+			// Not checked, so not counted against the client.
+			slot.refund();
+			c.header("Retry-After", "1");
+			return jsonError(c, 503, "busy", "too many sign-ins at once; retry in 1 s");
 		}
-		setSessionCookie(c, store.createBrowserSession().token);
-		return c.json({ ok: true });
+		if (!right) return jsonError(c, 401, "bad_password", "wrong password");
+		slot.refund();
+		return signIn(c, store);
 	});
 
 	app.post("/pair", async (c) => {
@@ -139,8 +173,7 @@ export function authRoutes(store: AuthStore, options: AuthRoutesOptions = {}): H
 		if (!store.consumePairingToken(body.token)) {
 			return jsonError(c, 401, "bad_pairing_token", "the pairing link is unknown, used or expired");
 		}
-		setSessionCookie(c, store.createBrowserSession().token);
-		return c.json({ ok: true });
+		return signIn(c, store);
 	});
 
 	app.post("/logout", requireAuth(store), async (c) => {
@@ -196,6 +229,24 @@ export function authRoutes(store: AuthStore, options: AuthRoutesOptions = {}): H
 
 function defaultClientKey(c: Context): string {
 	return (c.env as Partial<HttpBindings> | undefined)?.incoming?.socket?.remoteAddress ?? "local";
+}
+
+function rateLimited(c: Context, seconds: number): Response {
+	c.header("Retry-After", String(seconds));
+	return jsonError(c, 429, "rate_limited", `too many login attempts; retry in ${seconds} s`);
+}
+
+function signIn(c: Context, store: AuthStore): Response {
+	let session: { token: string; key: string };
+	try {
+		session = store.createBrowserSession();
+	} catch (error) {
+		if (error instanceof SessionLimitError) return jsonError(c, 503, "session_limit", error.message);
+		throw error;
+	}
+	setSessionCookie(c, session.token);
+	const answer: SignedInResponse = { ok: true, key: session.key };
+	return c.json(answer);
 }
 
 function cookieOptions(c: Context) {

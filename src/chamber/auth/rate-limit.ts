@@ -1,7 +1,11 @@
 /**
- * Slows password guessing: at most `limit` failures per client key in any `windowMs`. A sliding log (the
- * last `limit` failure times per key) rather than a fixed window, so a burst straddling a window boundary
- * cannot get twice the budget.
+ * Slows password guessing: at most `limit` attempts per client key reach the password check in any
+ * `windowMs`. A sliding log (the last `limit` attempt times per key) rather than a fixed window, so a burst
+ * straddling a window boundary cannot get twice the budget.
+ *
+ * An attempt is counted when it is let through, before the (asynchronous) hash: counting after the hash let
+ * 200 simultaneous guesses all pass the check while none had been counted yet. A correct password refunds
+ * its own slot, so signing in does not spend the user's budget.
  */
 
 export interface RateLimiterOptions {
@@ -15,13 +19,14 @@ export interface RateLimiterOptions {
 }
 
 export type RateLimitVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+export type Reservation = { allowed: true; refund(): void } | { allowed: false; retryAfterSeconds: number };
 
 export class LoginRateLimiter {
 	private readonly limit: number;
 	private readonly windowMs: number;
 	private readonly maxKeys: number;
 	private readonly now: () => number;
-	// Map order is "least recently failed first" because a failure re-inserts its key; eviction relies on it.
+	// Map order is "least recently attempted first" because an attempt re-inserts its key; eviction relies on it.
 	private readonly failures = new Map<string, number[]>();
 
 	constructor(options: RateLimiterOptions = {}) {
@@ -34,18 +39,45 @@ export class LoginRateLimiter {
 		}
 	}
 
-	/** Whether `key` may attempt a login now. Checked before the password, so a blocked client learns nothing. */
+	/** Whether `key` may attempt a login now, without counting anything. */
 	check(key: string): RateLimitVerdict {
 		const now = this.now();
 		const times = this.recent(key, now);
 		if (times.length < this.limit) return { allowed: true };
-		// The oldest failure in the log is the one whose expiry frees a slot.
+		// The oldest attempt in the log is the one whose expiry frees a slot.
 		const oldest = times[times.length - this.limit] ?? now;
 		return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((oldest + this.windowMs - now) / 1000)) };
 	}
 
-	/** Counts a failed attempt. Successes are not recorded: they neither spend nor restore anyone's budget. */
+	/**
+	 * Checks and counts in one synchronous step, before the password is looked at: concurrent attempts see each
+	 * other's slots. `refund()` (for a correct password) gives the slot back; it cannot restore older failures.
+	 */
+	reserve(key: string): Reservation {
+		const verdict = this.check(key);
+		if (!verdict.allowed) return verdict;
+		const stamp = this.record(key);
+		let refunded = false;
+		return {
+			allowed: true,
+			refund: () => {
+				if (refunded) return;
+				refunded = true;
+				const times = this.failures.get(key);
+				const at = times?.lastIndexOf(stamp) ?? -1;
+				if (!times || at < 0) return;
+				times.splice(at, 1);
+				if (times.length === 0) this.failures.delete(key);
+			},
+		};
+	}
+
+	/** Counts a failed attempt without a reservation (tests and callers that check elsewhere). */
 	fail(key: string): void {
+		this.record(key);
+	}
+
+	private record(key: string): number {
 		const now = this.now();
 		const times = this.recent(key, now);
 		times.push(now);
@@ -53,6 +85,7 @@ export class LoginRateLimiter {
 		this.failures.delete(key);
 		this.failures.set(key, times);
 		this.evict(now);
+		return now;
 	}
 
 	/** Keys currently tracked (for tests and diagnostics). */
@@ -77,6 +110,39 @@ export class LoginRateLimiter {
 			// least recent offender, which only matters to an attacker spread over more than maxKeys addresses.
 			if (!expired && this.failures.size <= this.maxKeys) break;
 			this.failures.delete(key);
+		}
+	}
+}
+
+/**
+ * Bounds the scrypt work in flight across all clients: each verify holds 16 MiB and a thread-pool thread for
+ * tens of milliseconds, and the per-client limit does nothing against many addresses. Past `maxRunning`,
+ * callers wait in a bounded queue; past that they are told to come back (`undefined`).
+ */
+export class WorkGate {
+	private running = 0;
+	private readonly waiting: (() => void)[] = [];
+
+	constructor(
+		private readonly maxRunning = 2,
+		private readonly maxWaiting = 32,
+	) {}
+
+	/** Runs `work` when a slot is free; `undefined` without running it when the queue is full. */
+	async run<T>(work: () => Promise<T>): Promise<T | undefined> {
+		if (this.running >= this.maxRunning) {
+			if (this.waiting.length >= this.maxWaiting) return undefined;
+			await new Promise<void>((go) => this.waiting.push(go));
+		} else {
+			this.running++;
+		}
+		try {
+			return await work();
+		} finally {
+			// A waiter inherits the slot, so `running` never dips below what is really running.
+			const next = this.waiting.shift();
+			if (next) next();
+			else this.running--;
 		}
 	}
 }

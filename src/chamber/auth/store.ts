@@ -1,39 +1,33 @@
 /**
- * The chamber's credentials: the UI password (as an scrypt hash), browser sessions and device tokens, kept in
- * `<stateDir>/auth.json`, plus one-time pairing tokens kept in memory only. Secrets that we hand out are
- * stored as SHA-256 hashes, so a leaked auth.json cannot be replayed as a cookie or a bearer token.
+ * The chamber's credentials: the UI password (as an scrypt hash), browser sessions (browser-sessions.ts) and
+ * device tokens, kept in `<stateDir>/auth.json` (auth-file.ts), plus one-time pairing tokens kept in memory
+ * only. Secrets that we hand out are stored as SHA-256 hashes, so a leaked auth.json cannot be replayed as a
+ * cookie, a browser key or a bearer token.
  */
-import { createHash, randomBytes, type ScryptOptions, scrypt as scryptCallback, timingSafeEqual } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+import { randomBytes, type ScryptOptions, scrypt as scryptCallback, timingSafeEqual } from "node:crypto";
+import {
+	type AuthFile,
+	type DeviceRecord,
+	FILE_VERSION,
+	type PasswordHash,
+	readAuthFile,
+	SCRYPT_MAX_MEMORY,
+	writeFileAtomic,
+} from "./auth-file.js";
+import { type BrowserCheck, BrowserSessions, isPlausibleSecret, sha256 } from "./browser-sessions.js";
 
-export const BROWSER_SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+export type { PasswordHash } from "./auth-file.js";
+export { BROWSER_SESSION_TTL_MS, type BrowserCheck, SessionLimitError } from "./browser-sessions.js";
 export const DEVICE_TOKEN_PREFIX = "pier_dt_";
 
-const FILE_VERSION = 1;
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 64, saltBytes: 16 } as const;
-// A hand-edited or hostile auth.json must not make a login allocate gigabytes.
-const SCRYPT_MAX_MEMORY = 64 * 1024 * 1024;
 // Bounds that keep the file and the in-memory maps small whatever a client does.
-const MAX_BROWSER_SESSIONS = 1000;
 const MAX_DEVICE_TOKENS = 256;
 const MAX_PAIRING_TOKENS = 1000;
-const MAX_SECRET_LENGTH = 512;
 const MAX_PASSWORD_LENGTH = 4096;
 const MAX_TOKEN_NAME_LENGTH = 100;
 // lastUsedAt is informational; writing the file on every request would be wasteful, hourly is precise enough.
 const LAST_USED_PERSIST_MS = 60 * 60 * 1000;
-
-export interface PasswordHash {
-	algo: "scrypt";
-	N: number;
-	r: number;
-	p: number;
-	/** base64 */
-	salt: string;
-	/** base64 */
-	hash: string;
-}
 
 export interface DeviceTokenInfo {
 	id: string;
@@ -60,34 +54,15 @@ export interface PairingToken {
 export interface AuthStoreOptions {
 	/** Injectable so tests can expire sessions and pairing tokens without sleeping. */
 	now?: () => number;
-}
-
-interface SessionRecord {
-	hash: string;
-	createdAt: number;
-	expiresAt: number;
-}
-
-interface DeviceRecord {
-	id: string;
-	name: string;
-	hash: string;
-	createdAt: number;
-	lastUsedAt?: number;
-}
-
-interface AuthFile {
-	version: typeof FILE_VERSION;
-	password?: PasswordHash;
-	browserSessions: SessionRecord[];
-	deviceTokens: DeviceRecord[];
+	/** Signed-in browsers at most (default 1,000); tests shrink it. */
+	maxBrowserSessions?: number;
 }
 
 export class AuthStore {
 	readonly path: string;
 	private readonly now: () => number;
 	private password: PasswordHash | undefined;
-	private readonly sessions = new Map<string, SessionRecord>();
+	private readonly sessions: BrowserSessions;
 	private readonly devices = new Map<string, DeviceRecord>();
 	private readonly pairing = new Map<string, number>();
 	private readonly lastUsedPersisted = new Map<string, number>();
@@ -97,10 +72,9 @@ export class AuthStore {
 		this.path = path;
 		this.now = options.now ?? Date.now;
 		const file = readAuthFile(path);
+		this.sessions = new BrowserSessions(this.now, file?.browserSessions, options.maxBrowserSessions);
 		if (!file) return;
 		this.password = file.password;
-		const now = this.now();
-		for (const s of file.browserSessions) if (s.expiresAt > now) this.sessions.set(s.hash, s);
 		for (const d of file.deviceTokens) {
 			this.devices.set(d.id, d);
 			if (d.lastUsedAt !== undefined) this.lastUsedPersisted.set(d.id, d.lastUsedAt);
@@ -123,7 +97,7 @@ export class AuthStore {
 		const salt = randomBytes(SCRYPT.saltBytes);
 		const hash = await scrypt(normalize(password), salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p });
 		const replacing = this.password !== undefined;
-		const previous = { password: this.password, sessions: new Map(this.sessions) };
+		const previous = { password: this.password, sessions: this.sessions.snapshot() };
 		this.password = {
 			algo: "scrypt",
 			N: SCRYPT.N,
@@ -137,7 +111,7 @@ export class AuthStore {
 			this.save();
 		} catch (error) {
 			this.password = previous.password;
-			for (const [k, v] of previous.sessions) this.sessions.set(k, v);
+			this.sessions.restore(previous.sessions);
 			throw error;
 		}
 	}
@@ -168,46 +142,51 @@ export class AuthStore {
 
 	// ---- browser sessions --------------------------------------------------------------------------
 
-	createBrowserSession(): { token: string; expiresAt: number } {
-		const now = this.now();
-		this.pruneSessions(now);
-		while (this.sessions.size >= MAX_BROWSER_SESSIONS) {
-			// Insertion order is creation order, so this signs out the oldest browser.
-			const oldest = this.sessions.keys().next().value;
-			if (oldest === undefined) break;
-			this.sessions.delete(oldest);
-		}
-		const token = randomBytes(32).toString("base64url");
-		const record: SessionRecord = { hash: sha256(token), createdAt: now, expiresAt: now + BROWSER_SESSION_TTL_MS };
-		this.sessions.set(record.hash, record);
+	/**
+	 * The cookie value and the browser key of a new signed-in browser. Throws `SessionLimitError` when every
+	 * slot is held by a browser that has used its session (see BrowserSessions.create).
+	 */
+	createBrowserSession(): { token: string; key: string; expiresAt: number } {
+		const created = this.sessions.create();
 		try {
 			this.save();
 		} catch (error) {
-			this.sessions.delete(record.hash);
+			this.sessions.undo(created);
 			throw error;
 		}
-		return { token, expiresAt: record.expiresAt };
+		return { token: created.token, key: created.key, expiresAt: created.record.expiresAt };
 	}
 
-	verifyBrowserSession(token: string | undefined): boolean {
-		if (!isPlausibleSecret(token)) return false;
-		// Looking up the hash (not the token) leaks nothing useful through timing: the hash prefix of a guess
-		// says nothing about a token whose hash matches it.
-		const record = this.sessions.get(sha256(token));
-		if (!record) return false;
-		if (record.expiresAt <= this.now()) {
-			this.sessions.delete(record.hash);
+	/** The cookie and the key together; either alone is `no_session` or `bad_key`. */
+	checkBrowserSession(token: string | undefined, key: string | undefined): BrowserCheck {
+		const { verdict, firstUse, expired } = this.sessions.check(token, key);
+		if (expired) this.dirty = true;
+		if (firstUse) {
+			try {
+				this.save();
+			} catch {
+				// Only the "used" mark would be lost (it is kept in memory); failing the request would be worse.
+				this.dirty = true;
+			}
+		} else if (verdict === "ok") {
 			this.dirty = true;
-			return false;
 		}
-		return true;
+		return verdict;
+	}
+
+	verifyBrowserSession(token: string | undefined, key: string | undefined): boolean {
+		return this.checkBrowserSession(token, key) === "ok";
 	}
 
 	revokeBrowserSession(token: string | undefined): boolean {
-		if (!isPlausibleSecret(token)) return false;
-		if (!this.sessions.delete(sha256(token))) return false;
+		if (!this.sessions.revoke(token)) return false;
 		this.save();
 		return true;
+	}
+
+	/** Signed-in browsers (for tests and diagnostics). */
+	get browserSessionCount(): number {
+		return this.sessions.size;
 	}
 
 	// ---- device tokens -----------------------------------------------------------------------------
@@ -305,16 +284,11 @@ export class AuthStore {
 		if (this.dirty) this.save();
 	}
 
-	private pruneSessions(now: number): void {
-		for (const [hash, s] of this.sessions) if (s.expiresAt <= now) this.sessions.delete(hash);
-	}
-
 	private save(): void {
-		this.pruneSessions(this.now());
 		const file: AuthFile = {
 			version: FILE_VERSION,
 			...(this.password ? { password: this.password } : {}),
-			browserSessions: [...this.sessions.values()],
+			browserSessions: this.sessions.list(),
 			deviceTokens: [...this.devices.values()],
 		};
 		writeFileAtomic(this.path, `${JSON.stringify(file, null, "\t")}\n`);
@@ -343,123 +317,4 @@ function checkPassword(password: string): void {
 	if (password.length > MAX_PASSWORD_LENGTH) {
 		throw new RangeError(`password must be at most ${MAX_PASSWORD_LENGTH} characters`);
 	}
-}
-
-function sha256(value: string): string {
-	return createHash("sha256").update(value).digest("base64url");
-}
-
-function isPlausibleSecret(token: string | undefined): token is string {
-	return typeof token === "string" && token.length > 0 && token.length <= MAX_SECRET_LENGTH;
-}
-
-function writeFileAtomic(path: string, data: string): void {
-	mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-	const tmp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-	try {
-		const fd = openSync(tmp, "wx", 0o600);
-		try {
-			writeSync(fd, data);
-			// Without fsync a crash after the rename can leave an empty auth.json, i.e. lost credentials.
-			fsyncSync(fd);
-		} finally {
-			closeSync(fd);
-		}
-		renameSync(tmp, path);
-	} catch (error) {
-		rmSync(tmp, { force: true });
-		throw error;
-	}
-}
-
-function readAuthFile(path: string): AuthFile | undefined {
-	let text: string;
-	try {
-		text = readFileSync(path, "utf8");
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-		throw new Error(`cannot read ${path}: ${(error as Error).message}`);
-	}
-	// Refusing to start beats starting empty: an empty store would be saved over the user's credentials.
-	const fail = (what: string): never => {
-		throw new Error(`${path} is corrupt: ${what}. Fix it or delete it to reset the chamber's credentials.`);
-	};
-	let raw: unknown;
-	try {
-		raw = JSON.parse(text);
-	} catch (error) {
-		return fail(`not valid JSON (${(error as Error).message})`);
-	}
-	if (!isRecord(raw)) return fail("expected a JSON object");
-	if (raw.version !== FILE_VERSION) {
-		return fail(`unsupported version ${JSON.stringify(raw.version)} (this pier reads version ${FILE_VERSION})`);
-	}
-	const file: AuthFile = { version: FILE_VERSION, browserSessions: [], deviceTokens: [] };
-	if (raw.password !== undefined) file.password = parsePassword(raw.password, fail);
-	if (!Array.isArray(raw.browserSessions)) return fail("browserSessions must be an array");
-	raw.browserSessions.forEach((s: unknown, i: number) => {
-		if (!isRecord(s) || !isNonEmptyString(s.hash) || !isTime(s.createdAt) || !isTime(s.expiresAt)) {
-			fail(`browserSessions[${i}] must be {hash, createdAt, expiresAt}`);
-		} else {
-			file.browserSessions.push({ hash: s.hash, createdAt: s.createdAt, expiresAt: s.expiresAt });
-		}
-	});
-	if (!Array.isArray(raw.deviceTokens)) return fail("deviceTokens must be an array");
-	const ids = new Set<string>();
-	raw.deviceTokens.forEach((d: unknown, i: number) => {
-		if (
-			!isRecord(d) ||
-			!isNonEmptyString(d.id) ||
-			typeof d.name !== "string" ||
-			!isNonEmptyString(d.hash) ||
-			!isTime(d.createdAt) ||
-			(d.lastUsedAt !== undefined && !isTime(d.lastUsedAt))
-		) {
-			fail(`deviceTokens[${i}] must be {id, name, hash, createdAt, lastUsedAt?}`);
-		} else if (ids.has(d.id)) {
-			fail(`deviceTokens[${i}] repeats the id ${JSON.stringify(d.id)}`);
-		} else {
-			ids.add(d.id);
-			file.deviceTokens.push({
-				id: d.id,
-				name: d.name,
-				hash: d.hash,
-				createdAt: d.createdAt,
-				...(d.lastUsedAt !== undefined ? { lastUsedAt: d.lastUsedAt } : {}),
-			});
-		}
-	});
-	return file;
-}
-
-function parsePassword(raw: unknown, fail: (what: string) => never): PasswordHash {
-	if (!isRecord(raw) || raw.algo !== "scrypt") return fail('password must be {algo:"scrypt", N, r, p, salt, hash}');
-	const { N, r, p, salt, hash } = raw;
-	if (!Number.isInteger(N) || (N as number) < 2 || ((N as number) & ((N as number) - 1)) !== 0) {
-		return fail("password.N must be a power of two");
-	}
-	if (!Number.isInteger(r) || (r as number) < 1 || !Number.isInteger(p) || (p as number) < 1 || (p as number) > 16) {
-		return fail("password.r and password.p must be small positive integers");
-	}
-	// Node refuses when 128·N·r exceeds maxmem; say so here rather than on the first login.
-	if (128 * (N as number) * (r as number) > SCRYPT_MAX_MEMORY) return fail("password scrypt cost is too high");
-	if (!isBase64(salt) || Buffer.from(salt, "base64").length < 8) return fail("password.salt must be base64");
-	if (!isBase64(hash) || Buffer.from(hash, "base64").length < 16) return fail("password.hash must be base64");
-	return { algo: "scrypt", N: N as number, r: r as number, p: p as number, salt, hash };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function isNonEmptyString(value: unknown): value is string {
-	return typeof value === "string" && value.length > 0;
-}
-
-function isTime(value: unknown): value is number {
-	return typeof value === "number" && Number.isFinite(value);
-}
-
-function isBase64(value: unknown): value is string {
-	return typeof value === "string" && /^[A-Za-z0-9+/]+={0,2}$/.test(value);
 }
