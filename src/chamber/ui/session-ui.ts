@@ -28,6 +28,7 @@ import {
 	unwrapDescriptor,
 	validateFormAnswer,
 } from "./descriptors.js";
+import { ownerOf } from "./app-owner.js";
 
 export type Publish = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
 
@@ -57,6 +58,7 @@ export class SessionUi {
 	private readonly widgets = new Map<string, { lines: string[]; placement: WidgetPlacement }>();
 	private readonly panels = new Map<string, NormalizedCard>();
 	private readonly apps = new Map<string, AppSurface>();
+	private readonly appOwners = new Map<string, string>();
 	private readonly dialogs = new Map<string, PendingDialog>();
 	private title: string | undefined;
 	private editorText = "";
@@ -87,8 +89,13 @@ export class SessionUi {
 	 */
 	applyEntry(customType: string, data: unknown, live: boolean): string | undefined {
 		if (customType === "pichamber.ui") return this.applyPanel(unwrapDescriptor(data), live);
-		if (customType === "pichamber.app") return this.applyApp(unwrapDescriptor(data), live);
+		if (customType === "pichamber.app") return this.applyApp(unwrapDescriptor(data), live, ownerOf(data));
 		return undefined;
+	}
+
+	/** The opaque key of the extension that mounted an app (app-owner.ts), if known. */
+	appOwner(appId: string): string | undefined {
+		return this.appOwners.get(appId);
 	}
 
 	private applyPanel(descriptor: unknown, live: boolean): string | undefined {
@@ -107,10 +114,11 @@ export class SessionUi {
 		return undefined;
 	}
 
-	private applyApp(descriptor: unknown, live: boolean): string | undefined {
+	private applyApp(descriptor: unknown, live: boolean, owner: string | undefined): string | undefined {
 		const outcome = normalizeApp(descriptor);
 		if ("error" in outcome) return `app surface refused: ${outcome.error}`;
 		if ("removed" in outcome) {
+			this.appOwners.delete(outcome.removed);
 			if (this.apps.delete(outcome.removed) && live)
 				this.publish("extension.app", { appId: outcome.removed, removed: true });
 			return undefined;
@@ -120,6 +128,8 @@ export class SessionUi {
 			return `app surface "${app.appId}" refused: a session holds at most ${LIMITS.appsPerSession} apps`;
 		}
 		this.apps.set(app.appId, app);
+		if (owner) this.appOwners.set(app.appId, owner);
+		else this.appOwners.delete(app.appId);
 		if (live) this.publish("extension.app", { appId: app.appId, app });
 		return undefined;
 	}
@@ -130,6 +140,7 @@ export class SessionUi {
 		for (const appId of this.apps.keys()) this.publish("extension.app", { appId, removed: true });
 		this.panels.clear();
 		this.apps.clear();
+		this.appOwners.clear();
 	}
 
 	// ---- the browser's side ----------------------------------------------------------------------
