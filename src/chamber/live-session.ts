@@ -9,6 +9,8 @@ import { createPierRuntime, modelRefOf, type PierRuntime, type SessionTarget } f
 import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
 import { depthMessage, MAX_JSON_DEPTH, valueTooDeep } from "../extensions/protocol/depth.js";
 import { ERROR_ENTRY, rowOf, rowsOf, summaryOf } from "./transcript.js";
+import type { RuntimeHost } from "../extensions/host/instance.js";
+import { appCommandProblem, callerExtension, ownerKey, withOwner } from "./ui/app-owner.js";
 import { COMMAND_NAME } from "./ui/descriptors.js";
 import { SessionUi } from "./ui/session-ui.js";
 import type { CommandView, EventName, EventPayloads, SessionSummary, SessionView } from "./wire.js";
@@ -42,7 +44,7 @@ type ChamberCommand = keyof typeof CHAMBER_COMMANDS;
 /** A failed operation with the HTTP status and code to report. */
 export class SessionError extends Error {
 	constructor(
-		readonly status: 404 | 409 | 422,
+		readonly status: 403 | 404 | 409 | 422,
 		readonly code: string,
 		message: string,
 	) {
@@ -87,6 +89,7 @@ export class LiveSession {
 			onExtensionDiagnostic: (d) => live?.reportError(d.message, "extension host"),
 		});
 		live = new LiveSession(pier, options);
+		live.attributeProtocolMounts();
 		try {
 			await live.start();
 		} catch (error) {
@@ -239,11 +242,55 @@ export class LiveSession {
 					this.reportError(message, "chamber");
 					throw new Error(message);
 				}
+				if (method === "appendCustomEntry" && args[0] === "pichamber.app") args[1] = withOwner(args[1], this.mounter());
 				const id = original(...args);
 				announce(id);
 				return id;
 			};
 		}
+	}
+
+	/** The protocol extension whose `append_entry` action is being performed right now, if any. */
+	private protocolActor: string | undefined;
+
+	/**
+	 * Protocol extensions append entries through the bridge's action host, which is told which instance asks. The
+	 * bridge performs `append_entry` synchronously, so the entry is written while `protocolActor` names it.
+	 */
+	private attributeProtocolMounts(): void {
+		const host = this.pier.extensionHost;
+		const wrap = (inner: RuntimeHost | undefined): RuntimeHost | undefined =>
+			inner && {
+				get hasUi() {
+					return inner.hasUi;
+				},
+				ui: (request, context) => inner.ui(request, context),
+				action: (action, context) => {
+					if (action.kind !== "append_entry") return inner.action(action, context);
+					this.protocolActor = context.instance.id;
+					try {
+						return inner.action(action, context);
+					} finally {
+						this.protocolActor = undefined;
+					}
+				},
+			};
+		const set = host.setRuntimeHost.bind(host);
+		// A /reload runs the bridge factory again, which attaches a new action host.
+		host.setRuntimeHost = (inner) => set(wrap(inner));
+		// The bridge attached its host while the runtime was made, before this session existed.
+		set(wrap((host as unknown as { runtimeHost?: RuntimeHost }).runtimeHost));
+	}
+
+	/** Who is appending a `pichamber.app` entry: a protocol extension's action, or an in-process extension's code. */
+	private mounter(): string | undefined {
+		if (this.protocolActor !== undefined) return ownerKey("protocol", this.protocolActor);
+		const limit = Error.stackTraceLimit;
+		Error.stackTraceLimit = 64;
+		const stack = new Error().stack ?? "";
+		Error.stackTraceLimit = limit;
+		const path = callerExtension(stack, this.session.extensionRunner.getExtensionPaths());
+		return path ? ownerKey("pi", path) : undefined;
 	}
 
 	private onAgentEvent(event: AgentSessionEvent): void {
@@ -437,6 +484,31 @@ export class LiveSession {
 		if (!this.commands().some((c) => c.name === name)) {
 			throw new SessionError(404, "unknown_command", `this session has no command /${name}`);
 		}
+		await this.prompt(args ? `/${name} ${args}` : `/${name}`);
+	}
+
+	/**
+	 * A command an app surface asked for (after a real click, the page checks that). Only a command of the
+	 * extension that mounted the app runs; the chamber's own commands never do.
+	 */
+	async appCommand(appId: string, name: string, args: string | undefined): Promise<void> {
+		if (!COMMAND_NAME.test(name)) {
+			throw new SessionError(422, "bad_command", `"${name}" is not a command name ([A-Za-z0-9][A-Za-z0-9:_-]{0,127})`);
+		}
+		if (!this.ui.view().apps.some((a) => a.appId === appId)) {
+			throw new SessionError(404, "not_found", `this session has no app surface "${appId}"`);
+		}
+		const runner = this.session.extensionRunner;
+		const registry = this.pier.extensionHost.registry;
+		const problem = appCommandProblem(this.ui.appOwner(appId), name, {
+			chamberCommands: new Set(Object.keys(CHAMBER_COMMANDS)),
+			command: (invocation) => {
+				const found = runner.getCommand(invocation);
+				return found ? { name: found.name, sourcePath: found.sourceInfo.path } : undefined;
+			},
+			protocolOwner: (command) => registry.commands.get(command)?.instance.id,
+		});
+		if (problem) throw new SessionError(403, "app_command_refused", problem);
 		await this.prompt(args ? `/${name} ${args}` : `/${name}`);
 	}
 

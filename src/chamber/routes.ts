@@ -129,6 +129,14 @@ export function piRoutes(chamber: Chamber): Hono {
 		return c.json({ ok: true }, 202);
 	});
 
+	// An app surface's click: the daemon, not the page, decides which commands that app may run.
+	app.post("/sessions/:id/apps/:appId/command", async (c) => {
+		const b = await body(c, Bodies.command);
+		if (b instanceof Response) return b;
+		await (await chamber.get(c.req.param("id"))).appCommand(c.req.param("appId"), b.command, b.args);
+		return c.json({ ok: true }, 202);
+	});
+
 	app.put("/sessions/:id/model", async (c) => {
 		const b = await body(c, Bodies.model);
 		if (b instanceof Response) return b;

@@ -134,6 +134,12 @@ export const api = {
 	abort: (id: string) => request<{ ok: true }>("POST", `${session(id)}/abort`, {}),
 	command: (id: string, command: string, args?: string) =>
 		request<{ ok: true }>("POST", `${session(id)}/command`, args === undefined ? { command } : { command, args }),
+	appCommand: (id: string, appId: string, command: string, args?: string) =>
+		request<{ ok: true }>(
+			"POST",
+			`${session(id)}/apps/${enc(appId)}/command`,
+			args === undefined ? { command } : { command, args },
+		),
 	setModel: (id: string, model: string) => request<{ model: string }>("PUT", `${session(id)}/model`, { model }),
 	setThinking: (id: string, level: string) =>
 		request<{ thinkingLevel: string }>("PUT", `${session(id)}/thinking`, { level }),

@@ -4,6 +4,11 @@
  * accepts only from that frame's window and with the random token minted for that mount. The frame loads a
  * static shell with a CSP of its own and becomes the document the page posts to it, so the page's own CSP
  * needs no inline scripts (a `srcdoc` frame would inherit the page's policy).
+ *
+ * The token travels in the mount message and stays in the shell's closure (web/public/app-frame.html): the
+ * app's document never contains it, so the app cannot post a command itself. The shell posts one for each real
+ * (`isTrusted`) click on a `data-pichamber-command` element. Which commands an app may run at all is the
+ * daemon's decision (src/chamber/ui/app-owner.ts), not this page's.
  */
 import { COMMAND_NAME } from "../../src/chamber/ui/descriptors.js";
 
@@ -21,13 +26,16 @@ export function mintToken(): string {
 }
 
 /**
- * The bootstrap goes first so it is listening before any extension script runs. No color-scheme: extension
- * HTML is written for the default white page, which the frame keeps in dark mode too.
+ * The app's document, without any secret in it. No color-scheme: extension HTML is written for the default
+ * white page, which the frame keeps in dark mode too.
  */
-export function buildAppDocument(html: string, token: string): string {
-	if (!/^[0-9a-f]+$/.test(token)) throw new Error("token must be hex");
-	const bootstrap = `(function(){var T="${token}";document.addEventListener("click",function(e){var t=e.target;var el=t&&t.closest?t.closest("[data-pichamber-command]"):null;if(!el)return;e.preventDefault();var m={type:"pichamber.command",token:T,command:el.getAttribute("data-pichamber-command")};var a=el.getAttribute("data-pichamber-args");if(a!==null)m.args=a;parent.postMessage(m,"*");},true);})();`;
-	return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${APP_CSP}"><meta name="referrer" content="no-referrer"><script>${bootstrap}</script></head><body>${html}</body></html>`;
+export function buildAppDocument(html: string): string {
+	return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${APP_CSP}"><meta name="referrer" content="no-referrer"></head><body>${html}</body></html>`;
+}
+
+/** Defense in depth: a real click in the frame also activates this page; a script's click never does. */
+export function pageActivated(): boolean {
+	return (navigator as Navigator & { userActivation?: { isActive: boolean } }).userActivation?.isActive === true;
 }
 
 export interface AppCommand {

@@ -29,6 +29,7 @@ import {
 	validateFormAnswer,
 } from "./descriptors.js";
 import { SESSION_UI_LIMITS, SessionUiLimits, UiLimitError } from "./ui-limits.js";
+import { ownerOf } from "./app-owner.js";
 
 export type Publish = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
 
@@ -58,6 +59,7 @@ export class SessionUi {
 	private readonly widgets = new Map<string, { lines: string[]; placement: WidgetPlacement }>();
 	private readonly panels = new Map<string, NormalizedCard>();
 	private readonly apps = new Map<string, AppSurface>();
+	private readonly appOwners = new Map<string, string>();
 	private readonly dialogs = new Map<string, PendingDialog>();
 	private title: string | undefined;
 	private editorText = "";
@@ -89,8 +91,13 @@ export class SessionUi {
 	 */
 	applyEntry(customType: string, data: unknown, live: boolean): string | undefined {
 		if (customType === "pichamber.ui") return this.applyPanel(unwrapDescriptor(data), live);
-		if (customType === "pichamber.app") return this.applyApp(unwrapDescriptor(data), live);
+		if (customType === "pichamber.app") return this.applyApp(unwrapDescriptor(data), live, ownerOf(data));
 		return undefined;
+	}
+
+	/** The opaque key of the extension that mounted an app (app-owner.ts), if known. */
+	appOwner(appId: string): string | undefined {
+		return this.appOwners.get(appId);
 	}
 
 	private applyPanel(descriptor: unknown, live: boolean): string | undefined {
@@ -109,10 +116,11 @@ export class SessionUi {
 		return undefined;
 	}
 
-	private applyApp(descriptor: unknown, live: boolean): string | undefined {
+	private applyApp(descriptor: unknown, live: boolean, owner: string | undefined): string | undefined {
 		const outcome = normalizeApp(descriptor);
 		if ("error" in outcome) return `app surface refused: ${outcome.error}`;
 		if ("removed" in outcome) {
+			this.appOwners.delete(outcome.removed);
 			if (this.apps.delete(outcome.removed) && live)
 				this.publish("extension.app", { appId: outcome.removed, removed: true });
 			return undefined;
@@ -122,6 +130,8 @@ export class SessionUi {
 			return `app surface "${app.appId}" refused: a session holds at most ${LIMITS.appsPerSession} apps`;
 		}
 		this.apps.set(app.appId, app);
+		if (owner) this.appOwners.set(app.appId, owner);
+		else this.appOwners.delete(app.appId);
 		if (live) this.publish("extension.app", { appId: app.appId, app });
 		return undefined;
 	}
@@ -132,6 +142,7 @@ export class SessionUi {
 		for (const appId of this.apps.keys()) this.publish("extension.app", { appId, removed: true });
 		this.panels.clear();
 		this.apps.clear();
+		this.appOwners.clear();
 	}
 
 	// ---- the browser's side ----------------------------------------------------------------------

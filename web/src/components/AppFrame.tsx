@@ -3,13 +3,22 @@
  * reloaded app can never reuse a token an earlier document saw.
  */
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { APP_FRAME_URL, APP_SANDBOX, acceptAppMessage, buildAppDocument, mintToken } from "../app-frame.js";
+import {
+	APP_FRAME_URL,
+	APP_SANDBOX,
+	acceptAppMessage,
+	buildAppDocument,
+	mintToken,
+	pageActivated,
+} from "../app-frame.js";
 import type { AppSurface } from "../types.js";
-import type { RunCommand } from "./ActionButton.js";
 
-export function AppFrame({ app, onCommand }: { app: AppSurface; onCommand: RunCommand }) {
+/** Runs a command on behalf of an app; the daemon checks that the app's extension owns it. */
+export type RunAppCommand = (appId: string, command: string, args?: string) => Promise<void>;
+
+export function AppFrame({ app, onCommand }: { app: AppSurface; onCommand: RunAppCommand }) {
 	const token = useMemo(() => mintToken(), [app.appId, app.html]);
-	const doc = useMemo(() => buildAppDocument(app.html, token), [app.html, token]);
+	const doc = useMemo(() => buildAppDocument(app.html), [app.html]);
 	const frame = useRef<HTMLIFrameElement>(null);
 	const mounted = useRef<string | undefined>(undefined);
 	// Phones start with apps folded: an open one would take most of the screen from the transcript.
@@ -20,11 +29,12 @@ export function AppFrame({ app, onCommand }: { app: AppSurface; onCommand: RunCo
 	useEffect(() => {
 		const onMessage = (event: MessageEvent) => {
 			const cmd = acceptAppMessage(event, frame.current?.contentWindow, token);
-			if (cmd) void run.current(cmd.command, cmd.args);
+			if (!cmd || !pageActivated()) return;
+			void run.current(app.appId, cmd.command, cmd.args);
 		};
 		window.addEventListener("message", onMessage);
 		return () => window.removeEventListener("message", onMessage);
-	}, [token]);
+	}, [token, app.appId]);
 
 	return (
 		<details class="app-surface" open={initiallyOpen} data-app-id={app.appId}>
@@ -42,8 +52,9 @@ export function AppFrame({ app, onCommand }: { app: AppSurface; onCommand: RunCo
 					// Once per mount: a later load is the app navigating its own frame, which gets nothing from us.
 					if (mounted.current === token) return;
 					mounted.current = token;
-					// The frame's origin is opaque, so "*" is the only target that reaches it.
-					frame.current?.contentWindow?.postMessage({ type: "pichamber.mount", html: doc }, "*");
+					// The frame's origin is opaque, so "*" is the only target that reaches it. The shell keeps the token
+					// to itself; nothing else in the frame ever sees this message.
+					frame.current?.contentWindow?.postMessage({ type: "pichamber.mount", html: doc, token }, "*");
 				}}
 				referrerpolicy="no-referrer"
 				allow=""
@@ -52,7 +63,7 @@ export function AppFrame({ app, onCommand }: { app: AppSurface; onCommand: RunCo
 	);
 }
 
-export function AppDock({ apps, onCommand }: { apps: AppSurface[]; onCommand: RunCommand }) {
+export function AppDock({ apps, onCommand }: { apps: AppSurface[]; onCommand: RunAppCommand }) {
 	if (apps.length === 0) return null;
 	return (
 		<div class="app-dock">

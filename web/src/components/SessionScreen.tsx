@@ -9,7 +9,7 @@ import { initSessionState, reduceSession } from "../state.js";
 import { EventStream, type StreamStatus } from "../stream.js";
 import type { CommandTrigger, SessionView } from "../types.js";
 import type { RunCommand } from "./ActionButton.js";
-import { AppDock } from "./AppFrame.js";
+import { AppDock, type RunAppCommand } from "./AppFrame.js";
 import { Composer } from "./Composer.js";
 import { DialogDock } from "./DialogDock.js";
 import { StatusBar, Widgets } from "./Extras.js";
@@ -140,6 +140,17 @@ function LiveSession({
 		[sessionId, toast],
 	);
 
+	const runFromApp: RunAppCommand = useCallback(
+		async (appId, command, args) => {
+			try {
+				await api.appCommand(sessionId, appId, command, args);
+			} catch (err) {
+				toast(describeError(err), "error");
+			}
+		},
+		[sessionId, toast],
+	);
+
 	// Built-ins are handled by the elements that own them and are never matched here; triggers come after.
 	useEffect(() => {
 		const onKey = (e: KeyboardEvent) => {
@@ -195,7 +206,7 @@ function LiveSession({
 				}}
 			/>
 			<div class="dock">
-				<AppDock apps={view.ui.apps} onCommand={run} />
+				<AppDock apps={view.ui.apps} onCommand={runFromApp} />
 				<PanelDock panels={view.ui.panels} onCommand={run} />
 				<DialogDock sessionId={sessionId} dialogs={view.ui.dialogs} />
 			</div>
