@@ -203,11 +203,14 @@ export class Chamber {
 		return summary;
 	}
 
+	/** Closes the session if it runs (bounded: each extension gets its shutdown timeout) and removes its file. */
 	async delete(id: string): Promise<void> {
-		const session = await this.get(id);
-		const file = session.file;
+		// A session that is not running is not started just to be deleted (its extensions would run for nothing).
+		const session = this.live.get(id) ?? (await this.opening.get(id)?.catch(() => undefined));
+		const file = session ? session.file : await this.fileOf(id);
+		if (!session && !file) throw new SessionError(404, "not_found", `no session ${id}`);
 		this.live.delete(id);
-		await session.close();
+		await session?.close();
 		if (file) rmSync(file, { force: true });
 		this.files.delete(id);
 		this.events.publish("sessions.changed", { reason: "deleted", id });

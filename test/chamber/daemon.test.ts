@@ -1,5 +1,6 @@
 /** The daemon in-process: heartbeats, the loopback Host check, and models without any session. */
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -115,4 +116,34 @@ test("the event stream of an unknown session is a JSON 404, like every other rou
 	});
 	assert.equal(reply.status, 404);
 	assert.equal(((await reply.json()) as { error: { code: string } }).error.code, "not_found");
+});
+
+test("a session that is not running is deleted from its file without being started", async () => {
+	const created = await api.call<{ session: { id: string } }>("POST", "/api/pi/sessions", {});
+	const id = created.body.session.id;
+	const stream = api.events(`session=${id}`);
+	await api.call("POST", `/api/pi/sessions/${id}/prompt`, { text: "hello" });
+	await stream.waitFor((e) => e.event === "session.state" && e.payload.streaming === false, "the answer");
+	stream.close();
+	for (let i = 0; i < 100 && chamber.chamber.liveSession(id)?.channel.clientCount; i++) {
+		await new Promise((r) => setTimeout(r, 10));
+	}
+	const file = chamber.chamber.liveSession(id)!.file!;
+	assert.ok((await chamber.chamber.closeIdle(0)).includes(id));
+
+	const opened: string[] = [];
+	const original = chamber.chamber.get.bind(chamber.chamber);
+	chamber.chamber.get = (which: string) => {
+		opened.push(which);
+		return original(which);
+	};
+	try {
+		assert.equal((await api.call("DELETE", `/api/pi/sessions/${id}`)).status, 200);
+	} finally {
+		chamber.chamber.get = original;
+	}
+	assert.deepEqual(opened, [], "the session was not opened");
+	assert.equal(chamber.chamber.liveSession(id), undefined);
+	assert.equal(existsSync(file), false, "its file is gone");
+	assert.equal((await api.call("DELETE", `/api/pi/sessions/${id}`)).status, 404);
 });
