@@ -299,12 +299,13 @@ async function startProtocolExtensions(
 			hasUI: options.mode === "tui" || options.mode === "rpc",
 			projectExtensions: round.discovery.skippedProject.length,
 		});
+		const before = trust.trusted;
 		if (approvedBy) trust = approvedByExtension(trust, approvedBy);
 		else if (trust.undecided && options.askProjectTrust) {
 			const answer = await options.askProjectTrust(trust);
 			if (answer !== undefined) trust = answeredByUser(trust, answer);
 		}
-		if (trust.trusted) {
+		if (trust.trusted && !before) {
 			if (trust.reason) startupDiagnostics.push({ type: "info", message: trust.reason });
 			round = discover(true);
 			await extensionHost.reload(round.specs);
