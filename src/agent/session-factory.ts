@@ -29,7 +29,7 @@ import type { Timeouts } from "../extensions/host/timeouts.js";
 import type { Mode } from "../extensions/protocol/frames.js";
 import { answeredByUser, approvedByExtension, decideProjectTrust, type TrustDecision } from "../extensions/trust.js";
 import { resourceOverridesForTrust, settingsForTrust } from "../extensions/trust-settings.js";
-import { TrustStoreError } from "../extensions/trust-store.js";
+import { canonicalDir, TrustStoreError } from "../extensions/trust-store.js";
 import { installDemoModel } from "./demo-model.js";
 import { agentDir as defaultAgentDir, sessionDirFor } from "./paths.js";
 
@@ -152,18 +152,21 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	}) => {
 		const modelRegistry = pierModelRegistry(authStorage, agentDir);
 		produceProviderHeaders(modelRegistry, extensionHost);
+		// A session switched to another project (/resume, /new in another cwd) gets that project's own decision,
+		// never the first one's (no hooks or question here: undecided stays untrusted).
+		const here = canonicalDir(cwd) === trust.cwd ? trust : initialTrust(cwd, agentDir, options.approve);
 		const services = await createAgentSessionServices({
 			cwd,
 			agentDir,
 			authStorage,
 			modelRegistry,
-			settingsManager: settingsForTrust({ cwd, agentDir, trust }),
+			settingsManager: settingsForTrust({ cwd, agentDir, trust: here }),
 			...(options.extensionFlags ? { extensionFlagValues: options.extensionFlags } : {}),
 			resourceLoaderOptions: {
 				additionalExtensionPaths: piExtensionPaths,
 				extensionFactories,
 				noExtensions: options.noExtensions ?? false,
-				...resourceOverridesForTrust({ cwd, agentDir, trust }),
+				...resourceOverridesForTrust({ cwd, agentDir, trust: here }),
 			},
 		});
 		// pi's /reload re-runs its resource loader; protocol extensions restart first, as a new
