@@ -264,6 +264,8 @@ export class Chamber {
 	 */
 	decideTrust(cwd: string, trusted: boolean | null, options: { parent?: boolean } = {}): TrustView {
 		const dir = canonicalDir(resolve(this.options.defaultCwd, cwd));
+		if (trusted !== null && !isDirectory(dir))
+			throw new SessionError(422, "bad_request", `cwd: ${dir} is not a directory`);
 		if (options.parent) {
 			if (trusted !== true)
 				throw new SessionError(422, "bad_request", "parent: only trusting the parent folder is offered");
