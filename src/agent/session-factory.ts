@@ -30,7 +30,7 @@ import type { Timeouts } from "../extensions/host/timeouts.js";
 import type { Mode } from "../extensions/protocol/frames.js";
 import { answeredByUser, approvedByExtension, decideProjectTrust, type TrustDecision } from "../extensions/trust.js";
 import { resourceOverridesForTrust, settingsForTrust } from "../extensions/trust-settings.js";
-import { TrustStoreError } from "../extensions/trust-store.js";
+import { canonicalDir, TrustStoreError } from "../extensions/trust-store.js";
 import { installDemoModel } from "./demo-model.js";
 import { agentDir as defaultAgentDir, sessionDirFor } from "./paths.js";
 
@@ -156,18 +156,21 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	}) => {
 		const modelRegistry = pierModelRegistry(authStorage, agentDir);
 		produceProviderHeaders(modelRegistry, extensionHost);
+		// A session switched to another project (/resume, /new in another cwd) gets that project's own decision,
+		// never the first one's (no hooks or question here: undecided stays untrusted).
+		const here = canonicalDir(cwd) === trust.cwd ? trust : initialTrust(cwd, agentDir, options.approve);
 		const services = await createAgentSessionServices({
 			cwd,
 			agentDir,
 			authStorage,
 			modelRegistry,
-			settingsManager: settingsForTrust({ cwd, agentDir, trust }),
+			settingsManager: settingsForTrust({ cwd, agentDir, trust: here }),
 			...(options.extensionFlags ? { extensionFlagValues: options.extensionFlags } : {}),
 			resourceLoaderOptions: {
 				additionalExtensionPaths: piExtensionPaths,
 				extensionFactories,
 				noExtensions: options.noExtensions ?? false,
-				...resourceOverridesForTrust({ cwd, agentDir, trust }),
+				...resourceOverridesForTrust({ cwd, agentDir, trust: here }),
 			},
 		});
 		// pi's /reload re-runs its resource loader; protocol extensions restart first, as a new
@@ -304,12 +307,13 @@ async function startProtocolExtensions(
 			hasUI: options.mode === "tui" || options.mode === "rpc",
 			projectExtensions: round.discovery.skippedProject.length,
 		});
+		const before = trust.trusted;
 		if (approvedBy) trust = approvedByExtension(trust, approvedBy);
 		else if (trust.undecided && options.askProjectTrust) {
 			const answer = await options.askProjectTrust(trust);
 			if (answer !== undefined) trust = answeredByUser(trust, answer);
 		}
-		if (trust.trusted) {
+		if (trust.trusted && !before) {
 			if (trust.reason) startupDiagnostics.push({ type: "info", message: trust.reason });
 			round = discover(true);
 			await extensionHost.reload(round.specs);

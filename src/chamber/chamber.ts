@@ -99,8 +99,7 @@ export class Chamber {
 			this.decideTrust(cwd, body.approve, { parent: body.trustParent === true });
 		}
 		const trust = this.trustOf(cwd);
-		const approve = trust.decided ? trust.trusted : undefined;
-		if (trust.needsDecision && approve === undefined) {
+		if (trust.needsDecision && !trust.decided) {
 			// Answered with approve (true/false) and, for the parent folder, trustParent: true.
 			const parent = trust.parent ? `, trust its parent folder ${trust.parent}` : "";
 			throw new SessionError(
@@ -110,7 +109,8 @@ export class Chamber {
 			);
 		}
 		const session = await LiveSession.open({
-			...this.openOptions(cwd, approve),
+			// The session reads the same store (so its trust line says how it was decided); only the daemon's flag overrides.
+			...this.openOptions(cwd, this.options.approve),
 			target: { kind: "new" },
 			...(body.name ? { name: body.name } : {}),
 			...(body.model ? { model: body.model } : {}),
@@ -134,9 +134,10 @@ export class Chamber {
 		if (!file) throw new SessionError(404, "not_found", `no session ${id}`);
 		const opening = (async () => {
 			const cwd = readHeaderCwd(file) || this.options.defaultCwd;
-			const trust = this.trustOf(cwd);
-			const approve = this.options.approve ?? (trust.decided ? trust.trusted : undefined);
-			const session = await LiveSession.open({ ...this.openOptions(cwd, approve), target: { kind: "open", file } });
+			const session = await LiveSession.open({
+				...this.openOptions(cwd, this.options.approve),
+				target: { kind: "open", file },
+			});
 			this.adopt(session);
 			return session;
 		})();
@@ -280,6 +281,8 @@ export class Chamber {
 	 */
 	decideTrust(cwd: string, trusted: boolean | null, options: { parent?: boolean } = {}): TrustView {
 		const dir = canonicalDir(resolve(this.options.defaultCwd, cwd));
+		if (trusted !== null && !isDirectory(dir))
+			throw new SessionError(422, "bad_request", `cwd: ${dir} is not a directory`);
 		if (options.parent) {
 			if (trusted !== true)
 				throw new SessionError(422, "bad_request", "parent: only trusting the parent folder is offered");

@@ -2,6 +2,7 @@
  * `pier trust` / `pier untrust`: the user's project trust decisions in `<agentDir>/trust.json`, the store the
  * chamber and pi ≥ 0.79 read too. Kept free of the pi SDK: these commands start in milliseconds.
  */
+import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { agentDir } from "../agent/paths.js";
@@ -51,6 +52,9 @@ export async function trustCommand(command: "trust" | "untrust", argv: readonly 
 		if (decision.matchedPath) say(`  decided for ${decision.matchedPath} in ${store.file}`);
 		else if (decision.undecided) say("  no decision yet: pier trust, or pier untrust");
 		return 0;
+	}
+	if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+		if (!values.forget) throw new ArgsError(`${dir} is not a directory`);
 	}
 	if (values.forget) {
 		store.set(dir, null);

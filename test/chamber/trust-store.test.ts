@@ -131,6 +131,14 @@ describe("one trust store for the CLI and the chamber", () => {
 		assert.equal((await trustOf(join(projects, "parent-b"))).trusted, true);
 	});
 
+	test("a decision for a path that is not a directory is refused", async () => {
+		const put = await api.call("PUT", "/api/pi/projects/trust", { cwd: join(dir.path, "nope"), trusted: true });
+		assert.equal(put.status, 422);
+		const cliPut = await cli("trust", join(dir.path, "nope"));
+		assert.equal(cliPut.code, 2);
+		assert.match(cliPut.stderr, /is not a directory/);
+	});
+
 	test("creating a session with trustParent trusts the parent folder", async () => {
 		const other = join(dir.path, "other");
 		mkdirSync(other);

@@ -82,7 +82,7 @@ describe("an untrusted project's settings run nothing", () => {
 		assert.equal(existsSync(marker), false, "the project's shell ran in rpc mode");
 	});
 
-	test("the same settings do apply once the project is trusted (the attack is real)", async () => {
+	test("the same settings do apply with --approve (the attack is real), and --approve stores nothing", async () => {
 		using dir = tempDir();
 		const agent = join(dir.path, "agent");
 		mkdirSync(agent);
@@ -91,6 +91,7 @@ describe("an untrusted project's settings run nothing", () => {
 		assert.equal(result.code, 0, result.stderr);
 		assert.equal(existsSync(marker), true);
 		assert.doesNotMatch(result.stderr, /not trusted/);
+		assert.equal(existsSync(join(agent, "trust.json")), false, "--approve is for one run: nothing is stored");
 	});
 
 	test("an untrusted project's npmCommand is not run at start-up", async () => {
