@@ -121,6 +121,33 @@ describe("grants through the chamber and the CLI", () => {
 		assert.match(run.stderr, /may not replace the input of bash: it lacks the "run" grant \(grant it with: pier grant/);
 	});
 
+	test("in a chamber session the denial is an error row naming the grant, and the call runs as made", async () => {
+		using project = tempDir("pier-project-");
+		const created = await api.call<{ session: { id: string } }>("POST", "/api/pi/sessions", { cwd: project.path });
+		assert.equal(created.status, 201, JSON.stringify(created.body));
+		const id = created.body.session.id;
+		const prompt = await api.call("POST", `/api/pi/sessions/${id}/prompt`, {
+			text: 'bash {"command":"echo by-model > model-file"}',
+		});
+		assert.equal(prompt.status, 202);
+		const deadline = Date.now() + 20_000;
+		let rows: { kind: string; message?: string }[] = [];
+		for (;;) {
+			rows = (await api.call<{ rows: { kind: string; message?: string }[] }>("GET", `/api/pi/sessions/${id}`)).body
+				.rows;
+			if (rows.some((r) => r.kind === "error") && existsSync(join(project.path, "model-file"))) break;
+			if (Date.now() > deadline) throw new Error(`no denial row: ${JSON.stringify(rows)}`);
+			await new Promise((r) => setTimeout(r, 100));
+		}
+		const error = rows.find((r) => r.kind === "error");
+		assert.equal(
+			error?.message,
+			`extension "${ID}" may not replace the input of bash: it lacks the "run" grant (grant it with: pier grant ${ID} run)`,
+		);
+		assert.equal(existsSync(join(project.path, "hostile-marker")), false);
+		await api.call("DELETE", `/api/pi/sessions/${id}`);
+	});
+
 	test("bad grant requests are refused with what is wrong", async () => {
 		const unknown = await api.call<{ error: { message: string } }>("PUT", `/api/pi/grants/${ID}`, {
 			grants: ["exec"],

@@ -63,6 +63,15 @@ describe("a QuickJS extension's tool_call answer (finding 1)", () => {
 		assert.equal(existsSync(join(again.path, "hostile-marker")), false, "revoking takes the power back");
 	});
 
+	test("a process extension's rewrite needs no grant: it already runs as the user's code", async () => {
+		using agent = tempDir();
+		using project = tempDir("pier-project-");
+		const processRewrite = join(REPO_ROOT, "test", "fixtures", "process", "rewrite");
+		const result = await run(agent.path, project.path, 'bash {"command":"echo by-model > model-file"}', processRewrite);
+		assert.match(readFileSync(join(project.path, "process-marker"), "utf8"), /^uid=/);
+		assert.doesNotMatch(result.stderr, /may not/);
+	});
+
 	test("the denied extension hears of it through its permission_denied hook", async () => {
 		using agent = tempDir();
 		using project = tempDir("pier-project-");
