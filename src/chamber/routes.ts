@@ -179,7 +179,8 @@ export function piRoutes(chamber: Chamber): Hono {
 	app.get("/extensions", async (c) => {
 		const id = c.req.query("session");
 		if (!id) return jsonError(c, 400, "bad_request", "session: required");
-		const session = await chamber.get(id);
+		// A GET: lists what a running session has, never starts one to find out.
+		const session = await chamber.running(id);
 		const byExtension = new Map<string, string[]>();
 		for (const command of session.pier.runtime.session.extensionRunner.getRegisteredCommands()) {
 			const key = opaqueExtensionId(command.sourceInfo.path);

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { type AuthEnv, authRoutes, checkOrigin, requireAuth } from "../../src/chamber/auth/http.js";
-import { LoginRateLimiter } from "../../src/chamber/auth/rate-limit.js";
+import { LoginRateLimiter, WorkGate } from "../../src/chamber/auth/rate-limit.js";
 import { AuthStore } from "../../src/chamber/auth/store.js";
 
 const PASSWORD = "correct horse battery staple";
@@ -539,4 +539,31 @@ test("sessions stored before browser keys are dropped: their cookie alone must n
 	);
 	const store = new AuthStore(file);
 	assert.equal(store.browserSessionCount, 0);
+});
+
+test("the password-check gate runs 2 at once, queues a bounded number and turns the rest away", async () => {
+	const gate = new WorkGate(2, 3);
+	let running = 0;
+	let peak = 0;
+	const releases: (() => void)[] = [];
+	const work = () =>
+		new Promise<string>((resolve) => {
+			running++;
+			peak = Math.max(peak, running);
+			releases.push(() => {
+				running--;
+				resolve("done");
+			});
+		});
+	const results = Array.from({ length: 7 }, () => gate.run(work));
+	// 2 run, 3 wait, 2 are refused at once.
+	assert.equal(await results[5], undefined);
+	assert.equal(await results[6], undefined);
+	// Finish them one at a time: each finished check lets one waiter in, never more than 2 at once.
+	for (let finished = 0; finished < 5; finished++) {
+		for (let i = 0; i < 50 && releases.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+		releases.shift()?.();
+	}
+	assert.deepEqual(await Promise.all(results.slice(0, 5)), ["done", "done", "done", "done", "done"]);
+	assert.equal(peak, 2);
 });

@@ -261,7 +261,10 @@ test("a GET on a session's event stream does not start its runtime; POST …/ope
 		const get = new EventReader(new URL(`/api/pi/events?session=${id}`, serve.url), api.headers());
 		assert.equal(await get.ready, 409);
 		get.close();
-		const reply = await api.call<{ error: { code: string } }>("GET", `/api/pi/sessions/${id}`);
+		const extensions = await api.call<{ error: { code: string } }>("GET", `/api/pi/extensions?session=${id}`);
+		assert.equal(extensions.status, 409);
+		assert.equal(extensions.body.error.code, "not_open");
+		const reply = await api.call("GET", `/api/pi/sessions/${id}`);
 		assert.equal(reply.status, 200, "the session is still viewable from its file");
 		await new Promise((r) => setTimeout(r, 1000));
 		assert.deepEqual(childrenOf(pid), before, "no extension process was spawned");
