@@ -6,6 +6,7 @@ import { useState } from "preact/hooks";
 import type { CardAction } from "../types.js";
 import { useConfirm } from "./Confirm.js";
 import { Icon } from "./Icon.js";
+import { visible } from "../visible.js";
 
 export type RunCommand = (command: string, args?: string) => Promise<void>;
 
@@ -49,7 +50,7 @@ export function ActionButton({ action, onCommand }: { action: CardAction; onComm
 				onClick={onClick}
 			>
 				{spinning ? <span class="spinner" aria-hidden="true" /> : <Icon name={action.icon} />}
-				<span>{action.label}</span>
+				<span>{visible(action.label)}</span>
 			</button>
 			{prompting && action.promptForArgs && (
 				<form
@@ -60,7 +61,7 @@ export function ActionButton({ action, onCommand }: { action: CardAction; onComm
 					}}
 				>
 					<label>
-						{action.promptForArgs.label && <span class="action-args-label">{action.promptForArgs.label}</span>}
+						{action.promptForArgs.label && <span class="action-args-label">{visible(action.promptForArgs.label)}</span>}
 						<input
 							data-testid="action-args-input"
 							value={argText}

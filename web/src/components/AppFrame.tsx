@@ -12,6 +12,7 @@ import {
 	pageActivated,
 } from "../app-frame.js";
 import type { AppSurface } from "../types.js";
+import { visible } from "../visible.js";
 
 /** Runs a command on behalf of an app; the daemon checks that the app's extension owns it. */
 export type RunAppCommand = (appId: string, command: string, args?: string) => Promise<void>;
@@ -38,7 +39,7 @@ export function AppFrame({ app, onCommand }: { app: AppSurface; onCommand: RunAp
 
 	return (
 		<details class="app-surface" open={initiallyOpen} data-app-id={app.appId}>
-			<summary>{app.title ?? app.appId}</summary>
+			<summary>{visible(app.title ?? app.appId)}</summary>
 			<iframe
 				key={token}
 				ref={frame}

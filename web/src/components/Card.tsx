@@ -2,6 +2,7 @@
 import type { ComponentCard, GenericCard, NormalizedCard } from "../types.js";
 import { ActionButton, type RunCommand } from "./ActionButton.js";
 import { Markdown } from "./Markdown.js";
+import { visible, visibleText } from "../visible.js";
 
 export function Card({ card, onCommand }: { card: NormalizedCard; onCommand: RunCommand }) {
 	if (card.kind === "generic") return <GenericCardView card={card} />;
@@ -14,7 +15,7 @@ export function Card({ card, onCommand }: { card: NormalizedCard; onCommand: Run
 			data-component={card.component}
 			data-tone={card.tone}
 		>
-			{card.title && <header class="card-title">{card.title}</header>}
+			{card.title && <header class="card-title">{visible(card.title)}</header>}
 			<div class="card-body">
 				<CardBody card={card} />
 			</div>
@@ -32,9 +33,9 @@ export function Card({ card, onCommand }: { card: NormalizedCard; onCommand: Run
 function GenericCardView({ card }: { card: GenericCard }) {
 	return (
 		<section class="card card-generic" data-testid="card" data-card-id={card.id} data-component="generic">
-			<header class="card-title">{card.reason}</header>
-			{card.title && <div class="card-subtitle">{card.title}</div>}
-			<pre class="card-json">{card.json}</pre>
+			<header class="card-title">{visible(card.reason)}</header>
+			{card.title && <div class="card-subtitle">{visible(card.title)}</div>}
+			<pre class="card-json">{visibleText(card.json)}</pre>
 		</section>
 	);
 }
@@ -52,8 +53,8 @@ function CardBody({ card }: { card: ComponentCard }) {
 				<dl class="kv">
 					{(card.props.rows ?? []).map((row, i) => (
 						<div key={i} class={`kv-row${toneClass(row.tone)}`}>
-							<dt>{row.label}</dt>
-							<dd>{row.value}</dd>
+							<dt>{visible(row.label)}</dt>
+							<dd>{visibleText(row.value)}</dd>
 						</div>
 					))}
 				</dl>
@@ -63,8 +64,8 @@ function CardBody({ card }: { card: ComponentCard }) {
 				<ul class="card-list">
 					{(card.props.items ?? []).map((item, i) => (
 						<li key={i} class={toneClass(item.tone).trim() || undefined}>
-							<span class="list-label">{item.label}</span>
-							{item.value !== undefined && <span class="list-value">{item.value}</span>}
+							<span class="list-label">{visible(item.label)}</span>
+							{item.value !== undefined && <span class="list-value">{visibleText(item.value)}</span>}
 						</li>
 					))}
 				</ul>
@@ -76,7 +77,7 @@ function CardBody({ card }: { card: ComponentCard }) {
 						<thead>
 							<tr>
 								{(card.props.columns ?? []).map((c, i) => (
-									<th key={i}>{c}</th>
+									<th key={i}>{visible(c)}</th>
 								))}
 							</tr>
 						</thead>
@@ -84,7 +85,7 @@ function CardBody({ card }: { card: ComponentCard }) {
 							{(card.props.rows ?? []).map((row, r) => (
 								<tr key={r}>
 									{row.map((cell, c) => (
-										<td key={c}>{cell}</td>
+										<td key={c}>{visibleText(cell)}</td>
 									))}
 								</tr>
 							))}
@@ -98,7 +99,7 @@ function CardBody({ card }: { card: ComponentCard }) {
 			return (
 				<div class="progress">
 					<div class="progress-head">
-						{label && <span>{label}</span>}
+						{label && <span>{visible(label)}</span>}
 						<span class="progress-num">
 							{value} / {max} ({Math.round(ratio * 100)}%)
 						</span>
@@ -121,7 +122,7 @@ function CardBody({ card }: { card: ComponentCard }) {
 				<div class="badges">
 					{(card.props.items ?? []).map((b, i) => (
 						<span key={i} class={`badge${toneClass(b.tone)}`}>
-							{b.label}
+							{visible(b.label)}
 						</span>
 					))}
 				</div>
@@ -129,7 +130,7 @@ function CardBody({ card }: { card: ComponentCard }) {
 		case "code":
 			return (
 				<pre class="code" data-language={card.props.language}>
-					<code>{card.props.code}</code>
+					<code>{visibleText(card.props.code)}</code>
 				</pre>
 			);
 	}

@@ -11,6 +11,7 @@ import { PairDevice } from "./PairDevice.js";
 import { type SessionHeader, SessionScreen } from "./SessionScreen.js";
 import { SessionList } from "./SessionList.js";
 import { useToast } from "./Toasts.js";
+import { visible } from "../visible.js";
 
 function byNewest(a: SessionSummary, b: SessionSummary): number {
 	return Date.parse(b.modifiedAt) - Date.parse(a.modifiedAt) || a.id.localeCompare(b.id);
@@ -104,7 +105,7 @@ export function Chamber({ onSignOut, onUnauthorized }: Props) {
 		);
 	}, [header]);
 
-	const title = header?.title ?? "pier";
+	const title = visible(header?.title ?? "pier");
 	useEffect(() => {
 		document.title = header ? `${title} · pier` : "pier";
 	}, [title, header]);

@@ -1,6 +1,7 @@
 /** The slash-command list shown while typing `/name`; each entry can be pinned as a quick action. */
 import type { CommandView } from "../types.js";
 import { Icon } from "./Icon.js";
+import { visible } from "../visible.js";
 
 const MAX_SUGGESTIONS = 50;
 
@@ -36,8 +37,8 @@ export function CommandSuggestions({ commands, highlight, onPick, onPin }: Props
 						onMouseDown={(e) => e.preventDefault()}
 						onClick={() => onPick(c.name)}
 					>
-						<span class="suggestion-name">/{c.name}</span>
-						{c.description && <span class="suggestion-desc">{c.description}</span>}
+						<span class="suggestion-name">/{visible(c.name)}</span>
+						{c.description && <span class="suggestion-desc">{visible(c.description)}</span>}
 						<span class="suggestion-source">{c.source}</span>
 					</button>
 					<button

@@ -4,6 +4,7 @@
  */
 import { type ComponentChildren, createContext } from "preact";
 import { useCallback, useContext, useEffect, useRef, useState } from "preact/hooks";
+import { visibleText } from "../visible.js";
 
 interface Ask {
 	message: string;
@@ -62,7 +63,7 @@ function ConfirmModal({ ask, onAnswer }: { ask: Ask; onAnswer: (ok: boolean) => 
 					}
 				}}
 			>
-				<p class="modal-message">{ask.message}</p>
+				<p class="modal-message">{visibleText(ask.message)}</p>
 				<div class="modal-buttons">
 					<button type="button" ref={noRef} data-testid="confirm-no" onClick={() => onAnswer(false)}>
 						Cancel

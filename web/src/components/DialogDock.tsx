@@ -5,6 +5,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, describeError } from "../api.js";
 import type { DialogAnswer, DialogRequest, FormField } from "../types.js";
+import { visible, visibleText } from "../visible.js";
 
 export function DialogDock({ sessionId, dialogs }: { sessionId: string; dialogs: DialogRequest[] }) {
 	return (
@@ -48,10 +49,10 @@ function Dialog({ sessionId, dialog }: { sessionId: string; dialog: DialogReques
 			}}
 		>
 			<header class="dialog-head">
-				<h3>{dialog.title}</h3>
+				<h3>{visible(dialog.title)}</h3>
 				<Countdown dialog={dialog} />
 			</header>
-			{dialog.message && <p class="dialog-message">{dialog.message}</p>}
+			{dialog.message && <p class="dialog-message">{visibleText(dialog.message)}</p>}
 			<DialogBody dialog={dialog} sending={sending} onAnswer={answer} onCancel={cancel} />
 			{error && (
 				<div class="inline-error" role="alert" data-testid="dialog-error">
@@ -94,7 +95,7 @@ function DialogBody({ dialog, sending, onAnswer, onCancel }: BodyProps) {
 								disabled={sending}
 								onClick={() => onAnswer({ value: option })}
 							>
-								{option}
+								{visible(option)}
 							</button>
 						))}
 					</div>
@@ -250,7 +251,7 @@ function FieldInput({ field, value, onChange }: { field: FormField; value: strin
 	};
 	const label = (
 		<span class="field-label">
-			{field.label}
+			{visible(field.label)}
 			{field.required && <span class="required"> *</span>}
 		</span>
 	);

@@ -1,5 +1,6 @@
 /** The small extension surfaces: status line and text widgets. */
 import type { UiState } from "../types.js";
+import { visible, visibleText } from "../visible.js";
 
 export function StatusBar({ statuses }: { statuses: Record<string, string> }) {
 	const entries = Object.entries(statuses);
@@ -7,7 +8,7 @@ export function StatusBar({ statuses }: { statuses: Record<string, string> }) {
 		<div class="status-bar" data-testid="status-bar" hidden={entries.length === 0}>
 			{entries.map(([key, text]) => (
 				<span class="status-item" key={key} data-status-key={key} title={key}>
-					{text}
+					{visible(text)}
 				</span>
 			))}
 		</div>
@@ -27,7 +28,7 @@ export function Widgets({
 		<div class={`widgets widgets-${placement}`}>
 			{list.map(([key, w]) => (
 				<pre class="widget" key={key} data-testid="widget" data-widget-key={key} data-placement={placement}>
-					{w.lines.join("\n")}
+					{visibleText(w.lines.join("\n"))}
 				</pre>
 			))}
 		</div>

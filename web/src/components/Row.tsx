@@ -6,6 +6,7 @@ import type { RunCommand } from "./ActionButton.js";
 import { Card } from "./Card.js";
 import { Markdown } from "./Markdown.js";
 import { ThinkingBlock, ToolCall } from "./ToolCall.js";
+import { visible, visibleText } from "../visible.js";
 
 type ToolResultRow = Extract<TranscriptRow, { kind: "tool_result" }>;
 
@@ -47,11 +48,11 @@ export function Row({ row, live, results, onCommand, superseded }: RowProps) {
 				<div class="row row-tool" {...common}>
 					<details class={`tool-result${row.isError ? " is-error" : ""}`} data-testid="tool-result" open={row.isError}>
 						<summary>
-							<span class="tool-name">{row.toolName}</span>{" "}
+							<span class="tool-name">{visible(row.toolName)}</span>{" "}
 							{row.isError ? <span class="failed">failed</span> : "result"}
 							<span class="muted"> · {lineCount(row.text)}</span>
 						</summary>
-						<pre>{row.text}</pre>
+						<pre>{visibleText(row.text)}</pre>
 					</details>
 				</div>
 			);
@@ -60,7 +61,7 @@ export function Row({ row, live, results, onCommand, superseded }: RowProps) {
 				<div class="row row-card" {...common}>
 					{superseded ? (
 						<details class="superseded">
-							<summary>{row.card.title ?? row.card.id} · earlier version</summary>
+							<summary>{visible(row.card.title ?? row.card.id)} · earlier version</summary>
 							<Card card={row.card} onCommand={onCommand} />
 						</details>
 					) : (
@@ -71,15 +72,15 @@ export function Row({ row, live, results, onCommand, superseded }: RowProps) {
 		case "app":
 			return (
 				<div class="row row-note" {...common}>
-					App “{row.title ?? row.appId}” {row.removed ? "closed" : "opened"}
+					App “{visible(row.title ?? row.appId)}” {row.removed ? "closed" : "opened"}
 				</div>
 			);
 		case "custom":
 			return (
 				<div class="row row-custom" {...common}>
 					<details class="card card-custom">
-						<summary>{row.customType}</summary>
-						<pre>{showJson(row.content)}</pre>
+						<summary>{visible(row.customType)}</summary>
+						<pre>{visibleText(showJson(row.content))}</pre>
 					</details>
 				</div>
 			);
@@ -87,7 +88,7 @@ export function Row({ row, live, results, onCommand, superseded }: RowProps) {
 			return (
 				<div class="row row-error" role="alert" {...common}>
 					<strong>Extension error{row.source ? ` (${row.source})` : ""}</strong>
-					<pre>{row.message}</pre>
+					<pre>{visibleText(row.message)}</pre>
 				</div>
 			);
 	}

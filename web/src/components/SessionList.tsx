@@ -6,6 +6,7 @@ import type { SessionSummary } from "../types.js";
 import { useConfirm } from "./Confirm.js";
 import { Icon, IconButton } from "./Icon.js";
 import { useToast } from "./Toasts.js";
+import { visible } from "../visible.js";
 
 interface ListProps {
 	sessions: SessionSummary[];
@@ -43,7 +44,7 @@ export function SessionList({ sessions, loaded, selectedId, onSelect, onChanged,
 }
 
 function sessionLabel(s: SessionSummary): string {
-	return s.name || s.firstMessage || "New session";
+	return visible(s.name || s.firstMessage || "New session");
 }
 
 interface ItemProps {

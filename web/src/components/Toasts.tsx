@@ -1,6 +1,7 @@
 /** Transient notices (extension.notify and failed actions), shown in a corner and dismissed by time or click. */
 import { type ComponentChildren, createContext } from "preact";
 import { useCallback, useContext, useMemo, useRef, useState } from "preact/hooks";
+import { visibleText } from "../visible.js";
 
 export type ToastLevel = "info" | "warning" | "error";
 
@@ -49,7 +50,7 @@ export function ToastProvider({ children }: { children: ComponentChildren }) {
 						title="Dismiss"
 						onClick={() => dismiss(t.id)}
 					>
-						{t.message}
+						{visibleText(t.message)}
 					</button>
 				))}
 			</div>

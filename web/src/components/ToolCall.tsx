@@ -3,6 +3,7 @@ import { argsPreview, showJson } from "../format.js";
 import type { Draft, LiveTool } from "../state.js";
 import type { ToolCallView, TranscriptRow } from "../types.js";
 import { Markdown } from "./Markdown.js";
+import { visible } from "../visible.js";
 
 type ToolResultRow = Extract<TranscriptRow, { kind: "tool_result" }>;
 
@@ -27,8 +28,8 @@ export function ToolCall({ call, live, result }: { call: ToolCallView; live?: Li
 			data-status={status}
 		>
 			<summary>
-				<span class="tool-name">{call.name}</span>
-				<span class="tool-preview">{argsPreview(call.args)}</span>
+				<span class="tool-name">{visible(call.name)}</span>
+				<span class="tool-preview">{visible(argsPreview(call.args))}</span>
 				<span class="tool-status">
 					{status === "running" ? (
 						<span class="spinner" role="status" aria-label="running" />
