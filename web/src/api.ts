@@ -2,7 +2,15 @@
  * The chamber's HTTP API as typed calls. Every error becomes an `ApiError` carrying the server's code, so
  * components branch on `code` ("busy", "trust_required", …) instead of parsing bodies.
  */
-import type { DialogAnswer, ModelView, SessionSummary, SessionView, TranscriptRow, UiSettings } from "./types.js";
+import type {
+	DialogAnswer,
+	ModelView,
+	SessionSummary,
+	SessionView,
+	TranscriptRow,
+	TrustView,
+	UiSettings,
+} from "./types.js";
 
 export class ApiError extends Error {
 	constructor(
@@ -148,6 +156,11 @@ export const api = {
 		request<{ ok: true }>("POST", `${session(id)}/dialogs/${enc(requestId)}`, answer),
 
 	models: () => request<{ models: ModelView[] }>("GET", "/api/pi/models"),
+	/** The project's trust as the daemon sees it (an empty cwd: the daemon's own directory). */
+	projectTrust: (cwd: string) => request<TrustView>("GET", `/api/pi/projects/trust?cwd=${enc(cwd || ".")}`),
+	grants: <T>() => request<T>("GET", "/api/pi/grants"),
+	setGrants: (id: string, grants: string[]) =>
+		request<{ id: string; grants: string[] }>("PUT", `/api/pi/grants/${enc(id)}`, { grants }),
 	getUiSettings: () => request<UiSettings>("GET", "/api/pi/ui-settings"),
 	putUiSettings: (settings: UiSettings) => request<UiSettings>("PUT", "/api/pi/ui-settings", settings),
 };

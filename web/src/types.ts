@@ -15,6 +15,7 @@ export type {
 	SessionView,
 	ToolCallView,
 	TranscriptRow,
+	TrustView,
 	UiSettings,
 	UiState,
 } from "../../src/chamber/wire.js";

@@ -4,25 +4,13 @@
  * are listed with what they declare, since they already run as the user's own code.
  */
 import { useState } from "preact/hooks";
-import { ApiError, describeError } from "../api.js";
+import { api, describeError } from "../api.js";
 
 interface Overview {
 	grants: Record<string, string[]>;
 	extensions: { id: string; runtime: string; capabilities: string[]; sandboxed: boolean }[];
 	known: { name: string; meaning: string }[];
 	problems: string[];
-}
-
-async function call<T>(method: "GET" | "PUT", path: string, body?: unknown): Promise<T> {
-	const res = await fetch(path, {
-		method,
-		credentials: "same-origin",
-		headers: { Accept: "application/json", ...(method === "PUT" ? { "Content-Type": "application/json" } : {}) },
-		...(body === undefined ? {} : { body: JSON.stringify(body) }),
-	});
-	const data = (await res.json().catch(() => undefined)) as { error?: { code: string; message: string } } | undefined;
-	if (!res.ok) throw new ApiError(res.status, data?.error?.code ?? `http_${res.status}`, data?.error?.message ?? "");
-	return data as T;
 }
 
 export function Grants() {
@@ -32,7 +20,7 @@ export function Grants() {
 	const load = async () => {
 		setError(undefined);
 		try {
-			setOverview(await call<Overview>("GET", "/api/pi/grants"));
+			setOverview(await api.grants<Overview>());
 		} catch (err) {
 			setError(describeError(err));
 		}
@@ -44,9 +32,7 @@ export function Grants() {
 		const next = on ? [...current, grant] : current.filter((g) => g !== grant);
 		setError(undefined);
 		try {
-			const saved = await call<{ id: string; grants: string[] }>("PUT", `/api/pi/grants/${encodeURIComponent(id)}`, {
-				grants: next,
-			});
+			const saved = await api.setGrants(id, next);
 			setOverview({ ...overview, grants: { ...overview.grants, [id]: saved.grants } });
 		} catch (err) {
 			setError(describeError(err));

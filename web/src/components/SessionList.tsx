@@ -162,6 +162,8 @@ function NewSession({ onCreated }: { onCreated: (s: SessionSummary) => void }) {
 	const [error, setError] = useState<string | undefined>();
 	/** The daemon's question (it names what the project has and its parent folder), while it is open. */
 	const [askTrust, setAskTrust] = useState<string | undefined>();
+	/** The folder "Trust the parent folder" would trust, so the button says which. */
+	const [parent, setParent] = useState<string | undefined>();
 
 	const create = async (approve?: boolean, trustParent?: boolean) => {
 		setBusy(true);
@@ -176,8 +178,10 @@ function NewSession({ onCreated }: { onCreated: (s: SessionSummary) => void }) {
 			setAskTrust(undefined);
 			onCreated(r.session);
 		} catch (err) {
-			if (err instanceof ApiError && err.code === "trust_required") setAskTrust(err.message);
-			else setError(describeError(err));
+			if (err instanceof ApiError && err.code === "trust_required") {
+				setAskTrust(err.message);
+				setParent((await api.projectTrust(cwd.trim()).catch(() => undefined))?.parent);
+			} else setError(describeError(err));
 		} finally {
 			setBusy(false);
 		}
@@ -220,7 +224,7 @@ function NewSession({ onCreated }: { onCreated: (s: SessionSummary) => void }) {
 							Do not trust
 						</button>
 						<button type="button" data-testid="trust-parent" disabled={busy} onClick={() => void create(true, true)}>
-							Trust the parent folder
+							{parent ? `Trust the parent folder (${visible(parent)})` : "Trust the parent folder"}
 						</button>
 						<button
 							type="button"
