@@ -478,7 +478,10 @@ function describe(schema: TSchema, value: unknown): string {
 	const narrowed = narrow(schema as SchemaNode, value, choices);
 	const key = choices.join(",");
 	let cache = narrowedValidators.get(schema);
-	if (!cache) narrowedValidators.set(schema, (cache = new Map()));
+	if (!cache) {
+		cache = new Map();
+		narrowedValidators.set(schema, cache);
+	}
 	let validator = cache.get(key);
 	if (!validator) {
 		validator = Compile(narrowed as TSchema);
