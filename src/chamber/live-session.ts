@@ -7,8 +7,8 @@ import type { AgentSessionEvent, SessionEntry, SessionManager } from "@earendil-
 import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
 import { createPierRuntime, modelRefOf, type PierRuntime, type SessionTarget } from "../agent/session-factory.js";
 import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
-import { depthMessage, MAX_JSON_DEPTH, valueTooDeep } from "../extensions/protocol/depth.js";
-import { ERROR_ENTRY, rowOf, rowsOf, summaryOf } from "./transcript.js";
+import { depthMessage, valueTooDeep } from "../extensions/protocol/depth.js";
+import { ENTRY_DEPTH, ERROR_ENTRY, rowOf, rowsOf, summaryOf } from "./transcript.js";
 import type { RuntimeHost } from "../extensions/host/instance.js";
 import { appCommandProblem, callerExtension, ownerKey, withOwner } from "./ui/app-owner.js";
 import { COMMAND_NAME } from "./ui/descriptors.js";
@@ -235,10 +235,11 @@ export class LiveSession {
 		] as const) {
 			const original = (target[method] as (...args: unknown[]) => string).bind(manager);
 			(target as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
-				// Protocol frames are held to the depth limit at the channel; this holds in-process pi extensions
-				// to it. pi would keep a deeper entry in memory, fail to write it, and the view could not be served.
-				if (args.some((arg) => valueTooDeep(arg, MAX_JSON_DEPTH))) {
-					const message = `a session entry with ${depthMessage()} was refused (${method})`;
+				// Protocol frames are held to their depth limit at the channel; this holds in-process pi extensions
+				// to the chamber's. pi would keep a deeper entry in memory and fail to write it (JSON.stringify
+				// overflows), and the session's view and stream could not be served any more.
+				if (args.some((arg) => valueTooDeep(arg, ENTRY_DEPTH))) {
+					const message = `a session entry with ${depthMessage(ENTRY_DEPTH)} was refused (${method})`;
 					this.reportError(message, "chamber");
 					throw new Error(message);
 				}

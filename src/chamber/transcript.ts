@@ -4,7 +4,7 @@
  * is the entry's id, which is what lets clients merge replays without duplicates.
  */
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
-import { MAX_JSON_DEPTH, valueTooDeep } from "../extensions/protocol/depth.js";
+import { valueTooDeep } from "../extensions/protocol/depth.js";
 import { normalizeCard, unwrapDescriptor } from "./ui/descriptors.js";
 import { LIMITS } from "./ui/descriptors.js";
 import type { SessionSummary, ToolCallView, TranscriptRow } from "./wire.js";
@@ -91,21 +91,23 @@ function safeJson(text: string): unknown {
 }
 
 /**
- * How deep an entry may nest and still be shown: its data at the protocol's limit, plus the entry around it.
- * Anything deeper would overflow JSON.stringify in the view and the event stream (see protocol/depth.ts);
- * the chamber refuses such entries as they are written, and this keeps any that got into a session file
- * some other way from breaking the session's view.
+ * How deep a session entry's content may nest in the chamber. Protocol extensions never get near it (their
+ * frames stop at 128, see protocol/depth.ts); in-process pi extensions call pi's appendEntry directly and are
+ * trusted code, so they get room for deep but legitimate data (an AST, say) while staying far below the
+ * ~4,000 levels at which JSON.stringify overflows the stack in the view and the event stream.
  */
-export const ENTRY_DEPTH = MAX_JSON_DEPTH + 1;
+export const ENTRY_DEPTH = 1_000;
 
 /** The row an entry shows as, or undefined for entries that are bookkeeping (model changes, labels…). */
 export function rowOf(entry: SessionEntry): TranscriptRow | undefined {
-	if (valueTooDeep(entry, ENTRY_DEPTH)) {
+	// The entry wraps its content in one more level. An over-deep entry can only come from a session file
+	// written some other way (the chamber refuses them as they are appended); it must not break the view.
+	if (valueTooDeep(entry, ENTRY_DEPTH + 1)) {
 		const what = "customType" in entry && typeof entry.customType === "string" ? `"${entry.customType}" ` : "";
 		return {
 			kind: "error",
 			id: entry.id,
-			message: `a ${entry.type} entry ${what}nests deeper than ${MAX_JSON_DEPTH} levels and is not shown`,
+			message: `a ${entry.type} entry ${what}nests deeper than ${ENTRY_DEPTH} levels and is not shown`,
 			source: "chamber",
 			timestamp: timeOf(entry),
 		};

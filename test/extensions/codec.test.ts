@@ -9,6 +9,7 @@ import {
 	FrameError,
 	MIN_MAX_FRAME_BYTES,
 } from "../../src/extensions/protocol/codec.js";
+import { jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from "../../src/extensions/protocol/depth.js";
 
 const bytes = (text: string) => Buffer.from(text, "utf8");
 
@@ -97,5 +98,38 @@ describe("frame codec", () => {
 		assert.equal(checkMaxFrameBytes(1024), 1024);
 		assert.throws(() => checkMaxFrameBytes(1023), /at least 1024/);
 		assert.throws(() => new FrameDecoder(1023), RangeError);
+	});
+
+	test("nesting: 128 levels pass, 129 fail at the frame, whatever path decodes them; strings do not count", () => {
+		assert.equal(MAX_JSON_DEPTH, 128);
+		const nested = (n: number, open = "[", close = "]") => open.repeat(n) + close.repeat(n);
+		const frame = (n: number) => `{"type":"update","id":"x","value":${nested(n - 1)}}`;
+		assert.deepEqual(new FrameDecoder().push(bytes(`${frame(128)}\n`)).length, 1);
+		failsWith(
+			() => new FrameDecoder().push(bytes(`${frame(129)}\n`)),
+			"invalid_frame",
+			/nesting deeper than 128 levels/,
+		);
+		// The general path (a frame split across chunks) refuses the same.
+		const split = new FrameDecoder();
+		split.push(bytes(frame(129).slice(0, 100)));
+		failsWith(() => split.push(bytes(`${frame(129).slice(100)}\n`)), "invalid_frame", /nesting deeper than 128/);
+		const objects = `{"a":${'{"b":'.repeat(128)}1${"}".repeat(128)}}`;
+		failsWith(() => new FrameDecoder().push(bytes(`${objects}\n`)), "invalid_frame", /nesting deeper than 128/);
+		// Brackets inside strings, escaped quotes included, are text.
+		const text = JSON.stringify({ s: `${"[".repeat(500)}\\"${"{".repeat(500)}`, t: "\\" });
+		assert.equal(jsonTextTooDeep(text), false);
+		assert.deepEqual(new FrameDecoder().push(bytes(`${text}\n`)), [JSON.parse(text)]);
+		assert.equal(jsonTextTooDeep(nested(128)), false);
+		assert.equal(jsonTextTooDeep(nested(129)), true);
+		assert.equal(jsonTextTooDeep(nested(129, '{"k":', "}")), true);
+
+		let value: unknown = [];
+		for (let i = 1; i < 128; i++) value = [value];
+		assert.equal(valueTooDeep(value), false);
+		assert.equal(valueTooDeep([value]), true);
+		const cycle: Record<string, unknown> = {};
+		cycle.self = cycle;
+		assert.equal(valueTooDeep(cycle), true, "a cycle is infinitely deep");
 	});
 });

@@ -33,7 +33,11 @@ export function processPackage(root: string, id: string, source: string, capabil
  * whatever raw lines it likes with `raw(text)` and answers with `answer(id, value)`. A request it sends with
  * `ask(line)` resolves with the host's response result.
  */
-export function rawProcessSource(commands: string[], onCommand: string): string {
+export function rawProcessSource(
+	commands: string[],
+	onCommand: string,
+	capabilities: string[] = ["commands", "session_actions"],
+): string {
 	return `
 import { createInterface } from "node:readline";
 const raw = (text) => process.stdout.write(text + "\\n");
@@ -46,7 +50,7 @@ const onCommand = async (name, args, id) => { ${onCommand} };
 createInterface({ input: process.stdin }).on("line", (line) => {
 	const f = JSON.parse(line);
 	if (f.type === "hello") {
-		send({ type: "hello", protocolVersion: 1, manifest: { id: process.env.PI_EXTENSION_ID, name: "raw", version: "1.0.0", capabilities: ["commands", "session_actions"] } });
+		send({ type: "hello", protocolVersion: 1, manifest: { id: process.env.PI_EXTENSION_ID, name: "raw", version: "1.0.0", capabilities: ${JSON.stringify(capabilities)} } });
 	} else if (f.type === "request" && f.request.kind === "load") {
 		for (const name of ${JSON.stringify(commands)}) send({ type: "register", registration: { kind: "command", command: { name } } });
 		answer(f.id);

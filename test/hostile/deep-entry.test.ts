@@ -2,12 +2,14 @@
  * Finding 11: an `append_entry` nested ~8,000 levels passed validation; the session view then answered 500
  * (JSON.stringify overflowed the stack), its stream broke until restart, and the entry was silently not
  * saved. Now every inbound frame is held to 128 levels before it is parsed, an in-process extension's entry
- * is held to the same when the chamber records it, and the session stays viewable.
+ * to the chamber's 1,000 when it is recorded, and the session stays viewable.
  */
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import type { SessionEntry } from "@earendil-works/pi-coding-agent";
+import { ENTRY_DEPTH, rowsOf } from "../../src/chamber/transcript.js";
 import { ApiClient, type EventReader, type Serve, startServe } from "../helpers/chamber.js";
 import { nested, processPackage, quickjsPackage, rawProcessSource } from "../helpers/hostile.js";
 import { tempDir } from "../helpers/pier-cli.js";
@@ -179,27 +181,47 @@ describe("finding 11: deep nesting in a session entry", () => {
 		const result = await rowEvent(stream, "ideep.result");
 		assert.match(
 			String((result.payload.row as { content: { refused?: string } }).content.refused),
-			/a session entry with nesting deeper than 128 levels was refused/,
+			/a session entry with nesting deeper than 1000 levels was refused/,
 		);
 		const reported = await stream.waitFor((e) => e.event === "extension.error", "the chamber's report");
-		assert.match(String(reported.payload.message), /nesting deeper than 128 levels/);
+		assert.match(String(reported.payload.message), /nesting deeper than 1000 levels/);
 		await stillWorks(id, stream, "the in-process entry");
 		assert.ok(!(await view(id)).body.rows.some((r) => r.customType === "ideep.8000"));
 
-		// Just at the limit (128 levels of data) it is saved; one past it is refused.
-		await command(id, "ideep", "128");
-		await rowEvent(stream, "ideep.128");
-		assert.match(sessionFile(id), /"customType":"ideep\.128"/);
-		await command(id, "ideep", "129");
+		// The chamber's limit for in-process entries (trusted code, no frame in between) is 1,000 levels: just
+		// at it the entry is saved, shown and streamed; one past it is refused.
+		await command(id, "ideep", "1000");
+		await rowEvent(stream, "ideep.1000");
+		assert.match(sessionFile(id), /"customType":"ideep\.1000"/);
+		assert.ok((await view(id)).body.rows.some((r) => r.customType === "ideep.1000"));
+		await command(id, "ideep", "1001");
 		await stream.waitFor(
 			(e) =>
 				e.event === "transcript.row" &&
-				(e.payload.row as { content?: { n?: number; refused?: string } }).content?.n === 129 &&
+				(e.payload.row as { content?: { n?: number; refused?: string } }).content?.n === 1001 &&
 				/refused/.test(String((e.payload.row as { content: { refused?: string } }).content.refused)),
-			"129 levels refused",
+			"1,001 levels refused",
 		);
-		assert.doesNotMatch(sessionFile(id), /"ideep\.129"/);
+		assert.doesNotMatch(sessionFile(id), /"ideep\.1001"/);
 		assert.equal((await view(id)).status, 200);
 		stream.close();
+	});
+
+	test("an over-deep entry already in a session file shows as an error row; the rows still serialize", () => {
+		const entry = (id: string, depth: number) => {
+			let data: unknown = [];
+			for (let i = 1; i < depth; i++) data = [data];
+			return { type: "custom", id, parentId: null, timestamp: "2026-01-01T00:00:00Z", customType: "x", data };
+		};
+		const rows = rowsOf([entry("a", ENTRY_DEPTH), entry("b", ENTRY_DEPTH + 1), entry("c", 8_000)] as SessionEntry[]);
+		assert.deepEqual(
+			rows.map((r) => r.kind),
+			["custom", "error", "error"],
+		);
+		assert.match(
+			(rows[2] as { message: string }).message,
+			/custom entry "x" nests deeper than 1000 levels and is not shown/,
+		);
+		assert.doesNotThrow(() => JSON.stringify({ rows }));
 	});
 });

@@ -138,6 +138,8 @@ export class QuickJsChannel implements Channel {
 
 	/** The extension is out of protocol or stopped itself: the channel closes and the worker goes. */
 	private fail(reason: string): void {
+		// Messages already queued behind the first violation change nothing (and must not terminate again).
+		if (this.closedReason !== undefined) return;
 		this.close(reason);
 		void this.terminate();
 	}
