@@ -155,6 +155,9 @@ const APP_FRAME_CSP = [
 	"frame-ancestors 'self'",
 	"base-uri 'none'",
 	"form-action 'none'",
+	// Loaded on its own (not as the page's sandboxed frame), the shell still gets an opaque origin: nothing
+	// it runs can read the chamber origin's storage, where the browser key lives.
+	"sandbox allow-scripts",
 ].join("; ");
 
 function serveWebFile(c: Context, webDir: string): Response {

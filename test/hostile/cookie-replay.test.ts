@@ -128,3 +128,22 @@ test("the page itself keeps working: its requests and its event streams carry th
 	await page.locator(`[data-testid="session-item"][data-session-id="${id}"]`).waitFor({ state: "attached" });
 	assert.deepEqual(pageErrors, []);
 });
+
+test("the app-frame shell opened on its own gets an opaque origin: it cannot read the browser key", async () => {
+	// The shell runs inline script by design (it becomes an extension's app). Opened as a top-level page of the
+	// chamber's own origin it must not be able to reach that origin's storage, where the browser key lives.
+	const shell = await page.context().newPage();
+	await shell.goto(new URL("app-frame.html", serve.url).href);
+	const seen = (await shell.evaluate(`(() => {
+		let storage;
+		try {
+			storage = String(localStorage.getItem("pier.browserKey"));
+		} catch (error) {
+			storage = "denied: " + error.name;
+		}
+		return { origin: self.origin, storage };
+	})()`)) as { origin: string; storage: string };
+	assert.equal(seen.origin, "null", "the shell's own CSP sandboxes it");
+	assert.match(seen.storage, /^denied: SecurityError$/);
+	await shell.close();
+});
