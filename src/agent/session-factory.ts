@@ -306,6 +306,7 @@ async function startProtocolExtensions(
 			cwd,
 			hasUI: options.mode === "tui" || options.mode === "rpc",
 			projectExtensions: round.discovery.skippedProject.length,
+			report: (message) => startupDiagnostics.push({ type: "warning", message }),
 		});
 		const before = trust.trusted;
 		if (approvedBy) trust = approvedByExtension(trust, approvedBy);
