@@ -68,7 +68,11 @@ function install() {
 }
 
 function checked(manager: DefaultPackageManager, paths: Resolved, fromCli: boolean): Resolved {
-	const guard = guards.get((manager as unknown as { settingsManager: object }).settingsManager);
+	const settings = (manager as unknown as { settingsManager?: object }).settingsManager;
+	// A pi whose package manager no longer holds its settings manager would make every guard miss: fail closed.
+	if (!settings || typeof settings !== "object")
+		throw new Error("pier: pi's package manager has no settingsManager (pi changed?); not loading extensions");
+	const guard = guards.get(settings);
 	if (!guard) return paths;
 	for (const resource of paths.extensions) {
 		if (!resource.enabled) continue;
