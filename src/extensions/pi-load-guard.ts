@@ -22,6 +22,7 @@ import { projectAgentsSkillDirs, projectContentAllowed, type TrustDecision } fro
 
 export interface LoadScope {
 	cwd: string;
+	agentDir: string;
 	trust: () => TrustDecision;
 }
 
@@ -111,7 +112,10 @@ export function refusal(path: string, scope: LoadScope, fromCli: boolean): strin
 	// `-e` is the user's own choice, made for this run; only the project's own files are gated.
 	if (fromCli || projectContentAllowed(scope.trust())) return undefined;
 	const roots = projectRoots(scope.cwd);
+	// The user's agent directory can sit inside the project's .pi (a session in ~): it is still the user's.
+	const agentDirs = [resolve(scope.agentDir), realOrSelf(resolve(scope.agentDir))];
 	for (const candidate of candidates) {
+		if (agentDirs.some((a) => isInside(candidate, a))) continue;
 		const root = roots.find((r) => isInside(candidate, r));
 		if (root) return `it is in ${root} and the project is not trusted (trust it with \`pier trust\`)`;
 	}

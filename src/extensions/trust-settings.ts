@@ -68,7 +68,7 @@ export interface TrustedSettingsOptions {
 export function settingsForTrust(options: TrustedSettingsOptions): SettingsManager {
 	const inner = new (fileStorageClass())(options.cwd, options.agentDir);
 	const settings = SettingsManager.fromStorage(new TrustedSettingsStorage(inner, options));
-	guardPiLoads(settings, { cwd: options.cwd, trust: () => trustNow(options.trust) });
+	guardPiLoads(settings, { cwd: options.cwd, agentDir: options.agentDir, trust: () => trustNow(options.trust) });
 	return settings;
 }
 
@@ -198,8 +198,11 @@ export function resourceOverridesForTrust(options: TrustedSettingsOptions): Part
 	// Installed whatever the decision is now, and asked at each (re)load: a reload may re-decide it.
 	const allowed = () => projectContentAllowed(trustNow(options.trust));
 	const roots = [projectConfigDir(options.cwd), ...projectAgentsSkillDirs(options.cwd).map((d) => dirname(d))];
+	const inside = (path: string, root: string) => path === root || path.startsWith(`${root}${sep}`);
+	// The user's agent directory can sit inside the project's .pi (a session in ~): its files stay the user's.
 	const isProjects = (path: string | undefined, scope?: string) =>
-		scope === "project" || (path !== undefined && roots.some((r) => path === r || path.startsWith(`${r}${sep}`)));
+		scope === "project" ||
+		(path !== undefined && !inside(path, resolve(options.agentDir)) && roots.some((r) => inside(path, r)));
 	const globalFile = (name: string) => {
 		const file = join(options.agentDir, name);
 		return existsSync(file) ? readFileSync(file, "utf8") : undefined;

@@ -24,15 +24,16 @@ describe("what pi's loader may import", () => {
 		mkdirSync(join(dir.path, "agent", "extensions"), { recursive: true });
 		const link = join(dir.path, "agent", "extensions", "link.ts");
 		symlinkSync(join(cwd, ".pi", "extensions", "x.ts"), link);
-		const scope = { cwd, trust: () => decision(cwd, false, "undecided") };
+		const agentDir = join(dir.path, "agent");
+		const scope = { cwd, agentDir, trust: () => decision(cwd, false, "undecided") };
 		assert.match(refusal(join(cwd, ".pi", "extensions", "x.ts"), scope, false) ?? "", /project is not trusted/);
 		assert.match(refusal(join(cwd, ".agents", "y.ts"), scope, false) ?? "", /project is not trusted/);
 		assert.match(refusal(link, scope, false) ?? "", /project is not trusted/);
 		assert.equal(refusal(join(cwd, ".pi", "extensions", "x.ts"), scope, true), undefined);
-		const trusted = { cwd, trust: () => decision(cwd, true, "store") };
+		const trusted = { cwd, agentDir, trust: () => decision(cwd, true, "store") };
 		assert.equal(refusal(link, trusted, false), undefined);
 		// "Nothing to trust" had nothing: what appeared since is not loaded before a reload re-decides.
-		const empty = { cwd, trust: () => decision(cwd, true, "nothing-to-trust") };
+		const empty = { cwd, agentDir, trust: () => decision(cwd, true, "nothing-to-trust") };
 		assert.match(refusal(link, empty, false) ?? "", /project is not trusted/);
 	});
 
@@ -42,7 +43,7 @@ describe("what pi's loader may import", () => {
 		const manifestDir = join(dir.path, "agent", "extensions", "q[1]");
 		write(join(manifestDir, "pi-extension.json"), "{}");
 		write(join(manifestDir, ".lib", "deep", "node.js"), "");
-		const scope = { cwd, trust: () => decision(cwd, true, "flag") };
+		const scope = { cwd, agentDir: join(dir.path, "agent"), trust: () => decision(cwd, true, "flag") };
 		for (const fromCli of [false, true]) {
 			const why = refusal(join(manifestDir, ".lib", "deep", "node.js"), scope, fromCli);
 			assert.match(why ?? "", /inside the pier extension directory .*q\[1\]/);
