@@ -28,7 +28,15 @@ import { readGrants } from "../extensions/grants/store.js";
 import { hostSettings } from "../extensions/host/settings.js";
 import type { Timeouts } from "../extensions/host/timeouts.js";
 import type { Mode } from "../extensions/protocol/frames.js";
-import { answeredByUser, approvedByExtension, decideProjectTrust, type TrustDecision } from "../extensions/trust.js";
+import { takeRefusals } from "../extensions/pi-load-guard.js";
+import {
+	answeredByUser,
+	approvedByExtension,
+	decideProjectTrust,
+	decisionAtReload,
+	projectContentAllowed,
+	type TrustDecision,
+} from "../extensions/trust.js";
 import { resourceOverridesForTrust, settingsForTrust } from "../extensions/trust-settings.js";
 import { canonicalDir, TrustStoreError } from "../extensions/trust-store.js";
 import { installDemoModel } from "./demo-model.js";
@@ -137,13 +145,15 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	const customTools = (options.tools ?? []).map(asToolDefinition);
 	const requested = options.model ? parseModelRef(options.model) : undefined;
 	const started = await startProtocolExtensions(options, cwd, agentDir, trust);
-	const { extensionHost, piExtensionPaths, startupDiagnostics, reloadProtocolExtensions } = started;
+	const { extensionHost, piExtensionPaths, startupDiagnostics, reloadProtocolExtensions, report } = started;
 	trust = started.trust;
 	// Always bridged, even when empty: a /reload may bring protocol extensions in later.
 	const extensionFactories = [
 		...(options.extensionFactories ?? []),
 		protocolBridge(extensionHost, {
-			projectTrusted: trust.trusted,
+			get projectTrusted() {
+				return trust.trusted;
+			},
 			grants: (id) => readGrants(agentDir).grants.get(id) ?? new Set(),
 		}),
 	];
@@ -158,19 +168,20 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 		produceProviderHeaders(modelRegistry, extensionHost);
 		// A session switched to another project (/resume, /new in another cwd) gets that project's own decision,
 		// never the first one's (no hooks or question here: undecided stays untrusted).
-		const here = canonicalDir(cwd) === trust.cwd ? trust : initialTrust(cwd, agentDir, options.approve);
+		let here = canonicalDir(cwd) === trust.cwd ? trust : initialTrust(cwd, agentDir, options.approve);
+		const settingsManager = settingsForTrust({ cwd, agentDir, trust: () => here });
 		const services = await createAgentSessionServices({
 			cwd,
 			agentDir,
 			authStorage,
 			modelRegistry,
-			settingsManager: settingsForTrust({ cwd, agentDir, trust: here }),
+			settingsManager,
 			...(options.extensionFlags ? { extensionFlagValues: options.extensionFlags } : {}),
 			resourceLoaderOptions: {
 				additionalExtensionPaths: piExtensionPaths,
 				extensionFactories,
 				noExtensions: options.noExtensions ?? false,
-				...resourceOverridesForTrust({ cwd, agentDir, trust: here }),
+				...resourceOverridesForTrust({ cwd, agentDir, trust: () => here }),
 			},
 		});
 		// pi's /reload re-runs its resource loader; protocol extensions restart first, as a new
@@ -178,13 +189,20 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 		const loader = services.resourceLoader;
 		const reloadResources = loader.reload.bind(loader);
 		loader.reload = async () => {
-			await reloadProtocolExtensions();
+			// What appeared in the project since its decision is decided now, before anything of it loads.
+			const next = initialTrust(cwd, agentDir, options.approve, here);
+			if (next !== here && !next.trusted && next.reason) report({ type: "warning", message: next.reason });
+			if (here === trust) trust = next;
+			here = next;
+			await reloadProtocolExtensions(trust);
 			await reloadResources();
+			for (const message of takeRefusals(settingsManager)) report({ type: "warning", message });
 			// AgentSession.reload() resets pi-ai's API providers without re-applying registered ones
 			// (pier/demo among them); a refresh re-applies every registered provider.
 			modelRegistry.refresh();
 		};
 		const diagnostics: AgentSessionRuntimeDiagnostic[] = [...startupDiagnostics, ...services.diagnostics];
+		for (const message of takeRefusals(settingsManager)) diagnostics.push({ type: "warning", message });
 		const modelsError = modelRegistry.getError();
 		if (modelsError) diagnostics.push({ type: "error", message: `models.json: ${modelsError}` });
 		for (const { path, error } of services.resourceLoader.getExtensions().errors) {
@@ -223,7 +241,9 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	return {
 		runtime,
 		diagnostics: [...runtime.diagnostics],
-		trust,
+		get trust() {
+			return trust;
+		},
 		extensionHost,
 		dispose: async () => {
 			await runtime.dispose();
@@ -232,9 +252,16 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	};
 }
 
-function initialTrust(cwd: string, agentDir: string, approve: boolean | undefined): TrustDecision {
+/** The decision at start, or at a reload when `current` is given. */
+function initialTrust(
+	cwd: string,
+	agentDir: string,
+	approve: boolean | undefined,
+	current?: TrustDecision,
+): TrustDecision {
+	const options = { agentDir, ...(approve !== undefined ? { approve } : {}) };
 	try {
-		return decideProjectTrust(cwd, { agentDir, ...(approve !== undefined ? { approve } : {}) });
+		return current ? decisionAtReload(current, options) : decideProjectTrust(cwd, options);
 	} catch (error) {
 		// A corrupt store is never "trusted", and never silently "untrusted" either: the user must fix it.
 		if (error instanceof TrustStoreError) throw new PierUsageError(error.message);
@@ -253,8 +280,10 @@ async function startProtocolExtensions(
 	piExtensionPaths: string[];
 	startupDiagnostics: AgentSessionRuntimeDiagnostic[];
 	trust: TrustDecision;
-	/** Rediscovers and restarts protocol extensions as a new generation (all or nothing). */
-	reloadProtocolExtensions: () => Promise<LoadReport>;
+	/** Rediscovers and restarts protocol extensions as a new generation (all or nothing), as `trust` allows. */
+	reloadProtocolExtensions: (trust: TrustDecision) => Promise<LoadReport>;
+	/** Tells the user something after start-up. */
+	report: (diagnostic: HostDiagnostic) => void;
 }> {
 	const startupDiagnostics: AgentSessionRuntimeDiagnostic[] = [];
 	let started = false;
@@ -281,24 +310,24 @@ async function startProtocolExtensions(
 		// Start-up problems join the session's diagnostics; later ones (a crash) are reported live.
 		onDiagnostic: (d) => (started ? report(d) : startupDiagnostics.push({ type: d.type, message: d.message })),
 	});
-	const discover = (projectTrusted: boolean) => {
+	const discover = (decision: TrustDecision) => {
 		const discovery = discoverProtocolExtensions({
 			cwd,
 			agentDir,
 			cliPaths: options.extensionPaths ?? [],
 			includeDiscovered: !options.noExtensions,
-			projectTrusted,
+			projectTrusted: projectContentAllowed(decision),
 		});
 		const { specs, diagnostics } = protocolSpecs(discovery.sources, {
 			cwd,
-			projectTrusted,
+			projectTrusted: decision.trusted,
 			deadlineMs: extensionHost.timeouts.invocationMs,
 			...(configured.maxFrameBytes ? { maxFrameBytes: configured.maxFrameBytes } : {}),
 			...(configured.environment ? { environment: configured.environment } : {}),
 		});
 		return { discovery, specs, diagnostics };
 	};
-	let round = discover(trust.trusted);
+	let round = discover(trust);
 	if (round.specs.length > 0) await extensionHost.load(round.specs);
 	// The project's own extensions are not loaded yet: the user's may decide its trust now, then the user.
 	try {
@@ -306,6 +335,7 @@ async function startProtocolExtensions(
 			cwd,
 			hasUI: options.mode === "tui" || options.mode === "rpc",
 			projectExtensions: round.discovery.skippedProject.length,
+			report: (message) => startupDiagnostics.push({ type: "warning", message }),
 		});
 		const before = trust.trusted;
 		if (approvedBy) trust = approvedByExtension(trust, approvedBy);
@@ -315,7 +345,7 @@ async function startProtocolExtensions(
 		}
 		if (trust.trusted && !before) {
 			if (trust.reason) startupDiagnostics.push({ type: "info", message: trust.reason });
-			round = discover(true);
+			round = discover(trust);
 			await extensionHost.reload(round.specs);
 		}
 	} catch (error) {
@@ -325,8 +355,8 @@ async function startProtocolExtensions(
 	for (const message of [...round.discovery.diagnostics, ...round.diagnostics])
 		startupDiagnostics.push({ type: "error", message });
 	started = true;
-	const reloadProtocolExtensions = async () => {
-		const next = discover(trust.trusted);
+	const reloadProtocolExtensions = async (decision: TrustDecision) => {
+		const next = discover(decision);
 		for (const message of [...next.discovery.diagnostics, ...next.diagnostics]) report({ type: "error", message });
 		return extensionHost.reload(next.specs);
 	};
@@ -336,6 +366,7 @@ async function startProtocolExtensions(
 		startupDiagnostics,
 		trust,
 		reloadProtocolExtensions,
+		report,
 	};
 }
 

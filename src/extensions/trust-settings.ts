@@ -3,24 +3,40 @@
  *
  * - Settings: pi reads both scopes through a storage wrapper. An untrusted project's scope is presented as pier's
  *   own exclusions only, none of the project's keys (not `shellPath`, `shellCommandPrefix`, `npmCommand`,
- *   `packages`, `extensionHost`, …). The exclusions (`"!**"` for extensions, skills, prompts and themes) are the
- *   only way to switch off pi's auto-discovery of `.pi/*` and `.agents/skills` before anything is loaded.
+ *   `packages`, `extensionHost`, …), and without reading the project's file at all: had pi's own storage failed
+ *   on it (a directory, a committed lock directory), pi would have used `{}`, exclusions gone. The exclusions
+ *   (`"!**"` for extensions, skills, prompts and themes) switch off pi's auto-discovery of `.pi/*` and
+ *   `.agents/skills` before anything is loaded.
  * - Manifest directories (holding `pi-extension.json`) are pier's alone: every scope's `extensions` list gains
  *   exclusions for them, and list entries that point into one are dropped, so pi's loader never runs their
  *   `index.js` in Node next to pier's sandbox.
+ * - Patterns are not the only barrier: every settings manager made here also has pi's resolved extension paths
+ *   checked before import (pi-load-guard.ts), which catches what patterns miss.
  * - Writes keep the file as it is on disk except for what pi changed; pier's exclusions are never written.
  * - Resource loader overrides drop what settings cannot switch off: project themes (pi loads `.pi/themes`
  *   regardless), `.pi/SYSTEM.md`, `.pi/APPEND_SYSTEM.md` and the project's context files.
  *
- * pi 0.74.2 exports `SettingsManager.fromStorage` but not its file storage (with pi's locking); pier wraps the
- * storage of a `SettingsManager.create()` instance (a private field: revisit on upgrade).
+ * The decision is read at each use, not once: a reload may re-decide it (trust.ts `decisionAtReload`).
+ *
+ * pi 0.74.2 exports `SettingsManager.fromStorage` but not its file storage (with pi's locking); pier takes the
+ * storage class from a `SettingsManager.create()` instance (a private field: revisit on upgrade).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { type CreateAgentSessionServicesOptions, SettingsManager } from "@earendil-works/pi-coding-agent";
 import { projectConfigDir } from "../agent/paths.js";
-import { MANIFEST_FILE } from "./manifest.js";
-import { isProjectContextFile, projectAgentsSkillDirs, type TrustDecision } from "./trust.js";
+import { enclosingManifestDir, manifestDirsIn } from "./manifest-dirs.js";
+import { guardPiLoads } from "./pi-load-guard.js";
+import {
+	isProjectContextFile,
+	type LiveTrust,
+	projectAgentsSkillDirs,
+	projectContentAllowed,
+	trustNow,
+} from "./trust.js";
+
+export { enclosingManifestDir, manifestDirsIn } from "./manifest-dirs.js";
 
 type SettingsStorage = Parameters<typeof SettingsManager.fromStorage>[0];
 type SettingsScope = Parameters<SettingsStorage["withLock"]>[0];
@@ -34,48 +50,38 @@ const UNTRUSTED_PROJECT_VIEW: Settings = {
 	themes: [EXCLUDE_ALL],
 };
 
-/** The non-hidden subdirectories of `root` holding a pi-extension.json (pier's discovery uses the same rule). */
-export function manifestDirsIn(root: string): string[] {
-	if (!existsSync(root)) return [];
-	return readdirSync(root, { withFileTypes: true })
-		.filter((entry) => !entry.name.startsWith(".") && (entry.isDirectory() || entry.isSymbolicLink()))
-		.map((entry) => join(root, entry.name))
-		.filter((dir) => existsSync(join(dir, MANIFEST_FILE)))
-		.sort();
-}
-
-/** The manifest directory `path` is, or lies in (its nearest ancestor holding a pi-extension.json), if any. */
-export function enclosingManifestDir(path: string): string | undefined {
-	let current = resolve(path);
-	try {
-		if (!statSync(current).isDirectory()) current = dirname(current);
-	} catch {
-		return undefined;
-	}
-	while (true) {
-		if (existsSync(join(current, MANIFEST_FILE))) return current;
-		const parent = dirname(current);
-		if (parent === current) return undefined;
-		current = parent;
-	}
-}
-
 /** pi override patterns that keep its loader out of these directories (`!` for every file, `-` beats a `+`). */
 function exclusionsFor(dirs: readonly string[]): string[] {
-	return dirs.flatMap((dir) => [`!${dir}/**`, `-${join(dir, "index.ts")}`, `-${join(dir, "index.js")}`]);
+	return dirs.flatMap((dir) => [`!${globEscape(dir)}/**`, `-${join(dir, "index.ts")}`, `-${join(dir, "index.js")}`]);
 }
+
+/** A path as a minimatch pattern matching only itself (a directory may be named `q[1]`). */
+const globEscape = (path: string) => path.replace(/[\\*?[\]{}()!+@]/g, "\\$&");
 
 export interface TrustedSettingsOptions {
 	cwd: string;
 	agentDir: string;
-	trust: TrustDecision;
+	trust: LiveTrust;
 }
 
 /** pi's settings for `cwd` as pier's trust decision and manifest directories allow. */
 export function settingsForTrust(options: TrustedSettingsOptions): SettingsManager {
-	const files = SettingsManager.create(options.cwd, options.agentDir);
-	const inner = (files as unknown as { storage: SettingsStorage }).storage;
-	return SettingsManager.fromStorage(new TrustedSettingsStorage(inner, options));
+	const inner = new (fileStorageClass())(options.cwd, options.agentDir);
+	const settings = SettingsManager.fromStorage(new TrustedSettingsStorage(inner, options));
+	guardPiLoads(settings, { cwd: options.cwd, agentDir: options.agentDir, trust: () => trustNow(options.trust) });
+	return settings;
+}
+
+type FileStorageClass = new (cwd: string, agentDir: string) => SettingsStorage;
+let fileStorage: FileStorageClass | undefined;
+
+/** pi's file storage class, from an instance over directories that do not exist (so no file is read). */
+function fileStorageClass(): FileStorageClass {
+	const nowhere = join(tmpdir(), "pier-settings-probe-nonexistent");
+	fileStorage ??= (
+		SettingsManager.create(nowhere, nowhere) as unknown as { storage: { constructor: FileStorageClass } }
+	).storage.constructor;
+	return fileStorage;
 }
 
 class TrustedSettingsStorage implements SettingsStorage {
@@ -85,6 +91,10 @@ class TrustedSettingsStorage implements SettingsStorage {
 	) {}
 
 	withLock(scope: SettingsScope, fn: (current: string | undefined) => string | undefined): void {
+		if (scope === "project" && !projectContentAllowed(trustNow(this.options.trust))) {
+			this.withUntrustedProject(fn);
+			return;
+		}
 		this.inner.withLock(scope, (current) => {
 			const original = parseObject(current);
 			const presented = this.present(scope, original ?? {});
@@ -99,6 +109,20 @@ class TrustedSettingsStorage implements SettingsStorage {
 		});
 	}
 
+	/** Reads never reach the project's file; a write by pi (`pi config`) is applied to it as pi made it. */
+	private withUntrustedProject(fn: (current: string | undefined) => string | undefined): void {
+		const presented = structuredClone(UNTRUSTED_PROJECT_VIEW);
+		const next = fn(JSON.stringify(presented, null, 2));
+		if (next === undefined) return;
+		this.inner.withLock("project", (current) => {
+			const original = parseObject(current);
+			if (original === undefined && current !== undefined) {
+				throw new Error(`${this.fileOf("project")} is not a JSON object; fix it before pi can change settings in it`);
+			}
+			return JSON.stringify(applyChanges(original ?? {}, presented, parseObject(next) ?? {}), null, 2);
+		});
+	}
+
 	private fileOf(scope: SettingsScope): string {
 		return scope === "global"
 			? join(this.options.agentDir, "settings.json")
@@ -106,7 +130,6 @@ class TrustedSettingsStorage implements SettingsStorage {
 	}
 
 	private present(scope: SettingsScope, settings: Settings): Settings {
-		if (scope === "project" && !this.options.trust.trusted) return structuredClone(UNTRUSTED_PROJECT_VIEW);
 		const base = scope === "global" ? this.options.agentDir : projectConfigDir(this.options.cwd);
 		const manifestDirs = manifestDirsIn(join(base, "extensions"));
 		const listed = Array.isArray(settings.extensions) ? (settings.extensions as unknown[]) : undefined;
@@ -172,35 +195,34 @@ type Overrides = Pick<
 
 /** Resource loader overrides that drop an untrusted project's skills, prompts, themes, system prompts and context files. */
 export function resourceOverridesForTrust(options: TrustedSettingsOptions): Partial<Overrides> {
-	if (options.trust.trusted) return {};
+	// Installed whatever the decision is now, and asked at each (re)load: a reload may re-decide it.
+	const allowed = () => projectContentAllowed(trustNow(options.trust));
 	const roots = [projectConfigDir(options.cwd), ...projectAgentsSkillDirs(options.cwd).map((d) => dirname(d))];
+	const inside = (path: string, root: string) => path === root || path.startsWith(`${root}${sep}`);
+	// The user's agent directory can sit inside the project's .pi (a session in ~): its files stay the user's.
 	const isProjects = (path: string | undefined, scope?: string) =>
-		scope === "project" || (path !== undefined && roots.some((r) => path === r || path.startsWith(`${r}${sep}`)));
+		scope === "project" ||
+		(path !== undefined && !inside(path, resolve(options.agentDir)) && roots.some((r) => inside(path, r)));
 	const globalFile = (name: string) => {
 		const file = join(options.agentDir, name);
 		return existsSync(file) ? readFileSync(file, "utf8") : undefined;
 	};
 	const projectHas = (name: string) => existsSync(join(projectConfigDir(options.cwd), name));
 	const overrides: Required<Overrides> = {
-		skillsOverride: (base) => ({
-			...base,
-			skills: base.skills.filter((s) => !isProjects(s.filePath, s.sourceInfo?.scope)),
-		}),
-		promptsOverride: (base) => ({
-			...base,
-			prompts: base.prompts.filter((p) => !isProjects(p.filePath, p.sourceInfo?.scope)),
-		}),
-		themesOverride: (base) => ({
-			...base,
-			themes: base.themes.filter((t) => !isProjects(t.sourcePath, t.sourceInfo?.scope)),
-		}),
-		agentsFilesOverride: (base) => ({
-			agentsFiles: base.agentsFiles.filter((f) => !isProjectContextFile(f.path, options.agentDir)),
-		}),
+		skillsOverride: (base) =>
+			allowed() ? base : { ...base, skills: base.skills.filter((s) => !isProjects(s.filePath, s.sourceInfo?.scope)) },
+		promptsOverride: (base) =>
+			allowed() ? base : { ...base, prompts: base.prompts.filter((p) => !isProjects(p.filePath, p.sourceInfo?.scope)) },
+		themesOverride: (base) =>
+			allowed() ? base : { ...base, themes: base.themes.filter((t) => !isProjects(t.sourcePath, t.sourceInfo?.scope)) },
+		agentsFilesOverride: (base) =>
+			allowed()
+				? base
+				: { agentsFiles: base.agentsFiles.filter((f) => !isProjectContextFile(f.path, options.agentDir)) },
 		// pi prefers the project's file and then never reads the user's: put the user's back.
-		systemPromptOverride: (base) => (projectHas("SYSTEM.md") ? globalFile("SYSTEM.md") : base),
+		systemPromptOverride: (base) => (!allowed() && projectHas("SYSTEM.md") ? globalFile("SYSTEM.md") : base),
 		appendSystemPromptOverride: (base) => {
-			if (!projectHas("APPEND_SYSTEM.md")) return base;
+			if (allowed() || !projectHas("APPEND_SYSTEM.md")) return base;
 			const global = globalFile("APPEND_SYSTEM.md");
 			return global === undefined ? [] : [global];
 		},

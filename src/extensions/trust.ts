@@ -158,3 +158,26 @@ export function answeredByUser(decision: TrustDecision, trusted: boolean): Trust
 	if (trusted) return { cwd: decision.cwd, resources: decision.resources, trusted: true, source: "prompt" };
 	return untrusted(decision, "prompt", "you chose not to trust it");
 }
+
+/** A session's decision as it stands now: a reload may re-decide it (see `decisionAtReload`). */
+export type LiveTrust = TrustDecision | (() => TrustDecision);
+
+export const trustNow = (trust: LiveTrust): TrustDecision => (typeof trust === "function" ? trust() : trust);
+
+/**
+ * Whether pier may load anything from the project. "Nothing to trust" is trusted for what it had, which was
+ * nothing: whatever appears after that decision (and before the next reload re-decides) is not the project's to
+ * load, so a file written between the check and pi's read gains nothing.
+ */
+export const projectContentAllowed = (decision: TrustDecision): boolean =>
+	decision.trusted && decision.source !== "nothing-to-trust";
+
+/**
+ * The decision a reload works with. "Nothing to trust" and "undecided" were no one's decision: they are made
+ * again, so resources that appeared since are undecided (untrusted: a reload never asks) and a `pier trust` given
+ * meanwhile applies. A decision someone made (flag, store, a trust hook, the question) stands for the session.
+ */
+export function decisionAtReload(current: TrustDecision, options: TrustOptions): TrustDecision {
+	if (current.source !== "nothing-to-trust" && current.source !== "undecided") return current;
+	return decideProjectTrust(current.cwd, options);
+}

@@ -11,7 +11,7 @@ import type { ExtensionSpec } from "../host/instance.js";
 import { type ExtensionOrigin, loadManifest, MANIFEST_FILE } from "../manifest.js";
 import { processSpec } from "../runtimes/process/launcher.js";
 import { quickjsSpec } from "../runtimes/quickjs/launcher.js";
-import { enclosingManifestDir, manifestDirsIn } from "../trust-settings.js";
+import { enclosingManifestDir, manifestDirsIn } from "../manifest-dirs.js";
 
 export interface ManifestSource {
 	path: string;

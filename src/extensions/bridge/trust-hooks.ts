@@ -8,16 +8,27 @@
  * - `trust_decision` {path, decision, isNew} (rpi): every hooking extension sees the
  *   tentative decision; `{approve: true}` can only upgrade an undecided project, never
  *   override `--no-approve`.
+ *
+ * Only code that already runs as the user may answer: a sandboxed (QuickJS) extension that could trust a project
+ * would gain exactly what its sandbox withholds (the project's code running in Node). Its answers are ignored, and
+ * the user is told once which extension answered.
  */
 import type { ExtensionHost } from "../host/host.js";
 import type { TrustDecision } from "../trust.js";
+import { isSandboxed } from "./grant-gate.js";
 import { HookResultError } from "./hook-results.js";
 
-async function ask(host: ExtensionHost, hook: string, data: unknown) {
+async function ask(host: ExtensionHost, hook: string, data: unknown, ignored: Set<string>) {
 	const answers: Array<{ extensionId: string; answer: unknown }> = [];
 	for (const outcome of await host.emit(hook, data)) {
 		// Fail closed for trust: an extension that errs or times out gives no approval.
-		if (outcome.result.ok) answers.push({ extensionId: outcome.instance.id, answer: outcome.result.value });
+		if (!outcome.result.ok) continue;
+		const answer = outcome.result.value;
+		if (isSandboxed(outcome.instance)) {
+			if (answer !== null && answer !== undefined) ignored.add(outcome.instance.id);
+			continue;
+		}
+		answers.push({ extensionId: outcome.instance.id, answer });
 	}
 	return answers;
 }
@@ -35,9 +46,26 @@ function isShape(answer: unknown, key: string): answer is Record<string, boolean
 export async function consultTrustHooks(
 	host: ExtensionHost,
 	trust: TrustDecision,
-	context: { cwd: string; hasUI: boolean; projectExtensions: number },
+	context: { cwd: string; hasUI: boolean; projectExtensions: number; report: (message: string) => void },
 ): Promise<string | undefined> {
 	if (trust.resources.length === 0) return undefined;
+	const ignored = new Set<string>();
+	try {
+		return await decide(host, trust, context, ignored);
+	} finally {
+		for (const id of ignored)
+			context.report(
+				`the trust answer of extension ${id} was ignored: it is sandboxed (QuickJS), and only extensions that run as your own code decide a project's trust`,
+			);
+	}
+}
+
+async function decide(
+	host: ExtensionHost,
+	trust: TrustDecision,
+	context: { cwd: string; hasUI: boolean; projectExtensions: number },
+	ignored: Set<string>,
+): Promise<string | undefined> {
 	if (trust.undecided && host.hasHook("project_trust")) {
 		const data = {
 			type: "project_trust",
@@ -45,7 +73,7 @@ export async function consultTrustHooks(
 			hasUI: context.hasUI,
 			counts: { extensions: context.projectExtensions },
 		};
-		for (const { extensionId, answer } of await ask(host, "project_trust", data)) {
+		for (const { extensionId, answer } of await ask(host, "project_trust", data, ignored)) {
 			if (answer === null || answer === undefined) continue;
 			if (!isShape(answer, "trusted")) {
 				throw new HookResultError(
@@ -58,12 +86,8 @@ export async function consultTrustHooks(
 	if (!host.hasHook("trust_decision")) return undefined;
 	const decision = trust.trusted ? "trusted" : trust.undecided ? "ask" : "untrusted";
 	let approvedBy: string | undefined;
-	for (const { extensionId, answer } of await ask(host, "trust_decision", {
-		type: "trust_decision",
-		path: context.cwd,
-		decision,
-		isNew: true,
-	})) {
+	const data = { type: "trust_decision", path: context.cwd, decision, isNew: true };
+	for (const { extensionId, answer } of await ask(host, "trust_decision", data, ignored)) {
 		if (answer === null || answer === undefined) continue;
 		if (!isShape(answer, "approve")) {
 			throw new HookResultError(
