@@ -28,19 +28,24 @@ export function grantLookup(agentDir: string): GrantLookup {
 			identities.set(instance, identity);
 		}
 		const entry = readGrants(agentDir).grants.get(instance.id);
-		if (!entry) return { grants: NONE, target: target(agentDir, instance.id, identity.dir) };
-		const denied = (note: string) => ({ grants: NONE, target: target(agentDir, instance.id, identity.dir), note });
-		if (entry.dir !== identity.dir)
-			return denied(
-				`the grants for "${instance.id}" belong to the extension in ${entry.dir}, not to this one in ${identity.dir}`,
+		const dir = identity.dir;
+		// The hint reads the installed extensions: worked out only when a denial is actually written.
+		const held = (grants: ReadonlySet<Grant>, note?: string) => ({
+			grants,
+			get target() {
+				return grantTarget(instance.id, dir, installedExtensions(agentDir));
+			},
+			...(note ? { note } : {}),
+		});
+		if (!entry) return held(NONE);
+		if (entry.dir !== dir)
+			return held(
+				NONE,
+				`the grants for "${instance.id}" belong to the extension in ${entry.dir}, not to this one in ${dir}`,
 			);
-		if (identity.problem) return denied(identity.problem);
+		if (identity.problem) return held(NONE, identity.problem);
 		if (entry.digest !== identity.digest)
-			return denied(`its code in ${identity.dir} changed since the grant was given, so the grant no longer applies`);
-		return { grants: entry.grants, target: instance.id };
+			return held(NONE, `its code in ${dir} changed since the grant was given, so the grant no longer applies`);
+		return held(entry.grants);
 	};
-}
-
-function target(agentDir: string, id: string, dir: string): string {
-	return grantTarget(id, dir, installedExtensions(agentDir));
 }
