@@ -21,9 +21,11 @@ import {
 } from "@earendil-works/pi-coding-agent";
 import { discoverProtocolExtensions, protocolSpecs } from "../extensions/bridge/discovery.js";
 import { protocolBridge } from "../extensions/bridge/factory.js";
+import { describePiLoadError, sdkToolConflicts } from "../extensions/bridge/tool-conflicts.js";
 import { produceProviderHeaders } from "../extensions/bridge/headers.js";
 import { consultTrustHooks } from "../extensions/bridge/trust-hooks.js";
 import { ExtensionHost, type HostDiagnostic, type LoadReport } from "../extensions/host/host.js";
+import { grantLookup } from "../extensions/grants/lookup.js";
 import { readGrants } from "../extensions/grants/store.js";
 import { hostSettings } from "../extensions/host/settings.js";
 import type { Timeouts } from "../extensions/host/timeouts.js";
@@ -154,7 +156,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 			get projectTrusted() {
 				return trust.trusted;
 			},
-			grants: (id) => readGrants(agentDir).grants.get(id) ?? new Set(),
+			grants: grantLookup(agentDir),
 		}),
 	];
 
@@ -205,9 +207,15 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 		for (const message of takeRefusals(settingsManager)) diagnostics.push({ type: "warning", message });
 		const modelsError = modelRegistry.getError();
 		if (modelsError) diagnostics.push({ type: "error", message: `models.json: ${modelsError}` });
-		for (const { path, error } of services.resourceLoader.getExtensions().errors) {
-			diagnostics.push({ type: "error", message: `extension ${path} failed to load: ${error}` });
-		}
+		// The bridge is the last factory: pi names it by that slot.
+		const bridgePath = `<inline:${extensionFactories.length}>`;
+		for (const error of services.resourceLoader.getExtensions().errors)
+			diagnostics.push(describePiLoadError(extensionHost, bridgePath, error));
+		for (const message of sdkToolConflicts(
+			extensionHost,
+			customTools.map((t) => t.name),
+		))
+			diagnostics.push({ type: "warning", message });
 
 		let model: ReturnType<ModelRegistry["find"]>;
 		if (requested) {

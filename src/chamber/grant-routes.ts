@@ -1,11 +1,15 @@
 /**
  * `/api/pi/grants`: the user's grants (extensionHost.grants of the global settings.json), the same store
  * `pier grant` / `pier revoke` edit. GET shows them with the installed extensions and what each declares;
- * PUT sets one extension's grants to exactly the list given.
+ * PUT sets one extension's grants to exactly the list given, bound (like `pier grant`) to the directory and
+ * code of the installed extension with that id, or of `dir` when given (an extension loaded from elsewhere,
+ * or an id two installed extensions share).
  */
+import { isAbsolute, join } from "node:path";
 import { Hono } from "hono";
 import { agentDir } from "../agent/paths.js";
-import { grantOverview } from "../extensions/grants/overview.js";
+import { GrantTargetError, identityOf, resolveTarget } from "../extensions/grants/identity.js";
+import { grantOverview, installedExtensions } from "../extensions/grants/overview.js";
 import { changeGrants, GrantStoreError } from "../extensions/grants/store.js";
 import { GRANTS, isGrant } from "../extensions/grants/vocabulary.js";
 import { identifierProblem } from "../extensions/manifest.js";
@@ -26,10 +30,19 @@ export function grantRoutes(dir: () => string = agentDir): Hono {
 		} catch {
 			return jsonError(c, 400, "bad_request", "the body must be JSON");
 		}
-		const grants = (body as { grants?: unknown } | null)?.grants;
+		const { grants, dir: where } = (body ?? {}) as { grants?: unknown; dir?: unknown };
 		const keys = body && typeof body === "object" && !Array.isArray(body) ? Object.keys(body) : [];
-		if (!Array.isArray(grants) || keys.some((k) => k !== "grants"))
-			return jsonError(c, 400, "bad_request", 'the body must be {"grants":["run"|"write"|"read", …]}');
+		if (
+			!Array.isArray(grants) ||
+			keys.some((k) => k !== "grants" && k !== "dir") ||
+			(where !== undefined && (typeof where !== "string" || !isAbsolute(where)))
+		)
+			return jsonError(
+				c,
+				400,
+				"bad_request",
+				`the body must be {"grants":[${GRANTS.map((g) => `"${g}"`).join("|")}, …], "dir"?: "<absolute extension directory>"}`,
+			);
 		const unknown = grants.find((g) => !isGrant(g));
 		if (unknown !== undefined)
 			return jsonError(
@@ -39,9 +52,20 @@ export function grantRoutes(dir: () => string = agentDir): Hono {
 				`/grants: unknown grant ${JSON.stringify(unknown)} (known grants: ${GRANTS.join(", ")})`,
 			);
 		try {
-			const now = await changeGrants(dir(), id, () => grants.filter(isGrant));
-			return c.json({ id, grants: now });
+			const agent = dir();
+			// Taking every grant away needs no binding; giving one needs to know exactly which extension.
+			const identity =
+				grants.length === 0 && where === undefined
+					? undefined
+					: where !== undefined
+						? identityOf(where)
+						: resolveTarget(id, agent, installedExtensions(agent), join(agent, "extensions"));
+			if (identity && identity.id !== id)
+				return jsonError(c, 400, "bad_request", `${identity.dir} holds extension "${identity.id}", not "${id}"`);
+			const now = await changeGrants(agent, id, () => grants.filter(isGrant), identity);
+			return c.json({ id, ...(identity ? { dir: identity.dir } : {}), grants: now });
 		} catch (error) {
+			if (error instanceof GrantTargetError) return jsonError(c, 409, "extension_unresolved", error.message);
 			if (error instanceof GrantStoreError) return jsonError(c, 409, "grants_unavailable", error.message);
 			throw error;
 		}

@@ -182,9 +182,9 @@ Usage:
                   | --event NAME --data JSON  [--timeout-ms N]
                                   load just that extension and run one thing
   pier ext test <dir>             conformance check of an extension, with a report
-  pier grant [<extension-id> <grant…>]
-  pier revoke <extension-id> [grant…]
-                                  give / take back a QuickJS extension's powers: run, write, read
+  pier grant [<extension> <grant…>]
+  pier revoke <extension> [grant…]
+                                  give / take back a QuickJS extension's powers: run, write, read, net
 
 Options:
   --model <provider/id>     model to use (default: pi's configured default, else pier/demo)

@@ -42,10 +42,12 @@ describe("the Grants panel", () => {
 		await run.check();
 		await until(() => {
 			const settings = JSON.parse(readFileSync(join(agentDir, "settings.json"), "utf8"));
-			return settings.extensionHost?.grants?.["qjs-rewrite"]?.includes("run");
+			return settings.extensionHost?.grants?.["qjs-rewrite"]?.grants?.includes("run");
 		}, "the grant in settings.json");
 		const listed = await runPier(["grant"], { agentDir });
-		assert.equal(listed.stdout, "qjs-rewrite: run\n");
+		assert.equal(listed.stdout, `qjs-rewrite: run (${join(agentDir, "extensions", "qjs-rewrite")})\n`);
+		// The row names the directory the grant is bound to.
+		assert.ok(((await row.textContent()) ?? "").includes(join(agentDir, "extensions", "qjs-rewrite")));
 		if (process.env.PIER_SCREENSHOT_DIR)
 			await page.screenshot({ path: join(process.env.PIER_SCREENSHOT_DIR, "grants.png") });
 		await context.close();

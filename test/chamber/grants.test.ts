@@ -3,7 +3,7 @@
  * (`pier grant` / `pier revoke` / `pier run`) read and write the same global settings.json.
  */
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { ApiClient, type Serve, startServe } from "../helpers/chamber.js";
@@ -12,8 +12,8 @@ import { REPO_ROOT, runPier, tempDir } from "../helpers/pier-cli.js";
 const ID = "qjs-rewrite";
 
 type Overview = {
-	grants: Record<string, string[]>;
-	extensions: { id: string; runtime: string; sandboxed: boolean; capabilities: string[] }[];
+	grants: Record<string, { dir: string; digest: string; grants: string[]; status: string }>;
+	extensions: { id: string; dir: string; runtime: string; sandboxed: boolean; capabilities: string[] }[];
 	known: { name: string; meaning: string }[];
 	problems: string[];
 };
@@ -22,6 +22,7 @@ describe("grants through the chamber and the CLI", () => {
 	const dir = tempDir("pier-grants-");
 	const agentDir = join(dir.path, "agent");
 	const settingsFile = join(agentDir, "settings.json");
+	const installedDir = join(agentDir, "extensions", ID);
 	let serve: Serve;
 	let api: ApiClient;
 
@@ -53,6 +54,7 @@ describe("grants through the chamber and the CLI", () => {
 		const ext = reply.body.extensions.find((e) => e.id === ID);
 		assert.deepEqual(ext, {
 			id: ID,
+			dir: installedDir,
 			runtime: "quickjs",
 			capabilities: ["event_hooks"],
 			uiCapabilities: [],
@@ -63,6 +65,7 @@ describe("grants through the chamber and the CLI", () => {
 			reply.body.extensions.find((e) => e.id === "node-weather"),
 			{
 				id: "node-weather",
+				dir: realpathSync(join(REPO_ROOT, "examples/process/node-weather")),
 				runtime: "process",
 				capabilities: ["tools", "commands", "event_hooks", "session_actions", "ui"],
 				uiCapabilities: ["notify", "status"],
@@ -74,7 +77,7 @@ describe("grants through the chamber and the CLI", () => {
 		assert.equal((await runPier(["revoke", "node-weather"], { agentDir })).code, 0);
 		assert.deepEqual(
 			reply.body.known.map((k) => k.name),
-			["run", "write", "read"],
+			["run", "write", "read", "net"],
 		);
 		const anonymous = new ApiClient(serve.url);
 		assert.equal((await anonymous.call("GET", "/api/pi/grants")).status, 401);
@@ -83,14 +86,21 @@ describe("grants through the chamber and the CLI", () => {
 	test("a grant given in the chamber is the CLI's: pier grant lists it and pier run applies it", async () => {
 		const put = await api.call("PUT", `/api/pi/grants/${ID}`, { grants: ["run"] });
 		assert.equal(put.status, 200, JSON.stringify(put.body));
-		assert.deepEqual(put.body, { id: ID, grants: ["run"] });
+		assert.deepEqual(put.body, { id: ID, dir: installedDir, grants: ["run"] });
 		const settings = JSON.parse(readFileSync(settingsFile, "utf8"));
 		assert.equal(settings.theme, "dark", "other keys stay");
-		assert.deepEqual(settings.extensionHost, { timeouts: { hookMs: 9000 }, grants: { [ID]: ["run"] } });
+		const { digest } = settings.extensionHost.grants[ID];
+		assert.match(digest, /^sha256:[0-9a-f]{64}$/);
+		assert.deepEqual(settings.extensionHost, {
+			timeouts: { hookMs: 9000 },
+			grants: { [ID]: { dir: installedDir, digest, grants: ["run"] } },
+		});
+		const view = (await api.call<Overview>("GET", "/api/pi/grants")).body.grants[ID];
+		assert.deepEqual(view, { dir: installedDir, digest, grants: ["run"], status: "current" });
 
 		const listed = await runPier(["grant"], { agentDir });
 		assert.equal(listed.code, 0, listed.stderr);
-		assert.equal(listed.stdout, `${ID}: run\n`);
+		assert.equal(listed.stdout, `${ID}: run (${installedDir})\n`);
 
 		using project = tempDir("pier-project-");
 		const run = await runPier(["run", "--no-session", 'bash {"command":"echo by-model > model-file"}'], {
@@ -153,7 +163,19 @@ describe("grants through the chamber and the CLI", () => {
 			grants: ["exec"],
 		});
 		assert.equal(unknown.status, 400);
-		assert.match(unknown.body.error.message, /unknown grant "exec" \(known grants: run, write, read\)/);
+		assert.match(unknown.body.error.message, /unknown grant "exec" \(known grants: run, write, read, net\)/);
+		// An id that is not installed cannot be granted without naming a directory; a directory must hold that id.
+		const missing = await api.call<{ error: { message: string } }>("PUT", "/api/pi/grants/formatter", {
+			grants: ["run"],
+		});
+		assert.equal(missing.status, 409);
+		assert.match(missing.body.error.message, /no extension "formatter" is installed/);
+		const other = await api.call<{ error: { message: string } }>("PUT", "/api/pi/grants/formatter", {
+			grants: ["run"],
+			dir: installedDir,
+		});
+		assert.equal(other.status, 400);
+		assert.match(other.body.error.message, /holds extension "qjs-rewrite", not "formatter"/);
 		const shape = await api.call("PUT", `/api/pi/grants/${ID}`, { grants: "run" });
 		assert.equal(shape.status, 400);
 		const badId = await api.call("PUT", "/api/pi/grants/has%20space", { grants: ["run"] });

@@ -15,8 +15,9 @@ const FIXTURES = join(REPO_ROOT, "test", "fixtures", "quickjs");
 const EXTENSION = join(FIXTURES, "hostile-rewrite");
 const ID = "qjs-rewrite";
 
-const denial = (what: string, grant: string, id = ID) =>
-	`extension "${id}" may not ${what}: it lacks the "${grant}" grant (grant it with: pier grant ${id} ${grant})`;
+// Loaded with -e, not installed: `pier grant` names it by its directory (a grant binds to that directory).
+const denial = (what: string, grant: string, id = ID, dir = EXTENSION) =>
+	`extension "${id}" may not ${what}: it lacks the "${grant}" grant (grant it with: pier grant ${dir} ${grant})`;
 
 async function run(agentDir: string, cwd: string, prompt: string, extension = EXTENSION) {
 	const result = await runPier(["run", "--mode", "json", "--no-session", "-e", extension, prompt], {
@@ -45,9 +46,9 @@ describe("a QuickJS extension's tool_call answer (finding 1)", () => {
 		const message = denial("replace the input of bash", "run");
 		assert.ok(denied.stderr.includes(message), denied.stderr);
 
-		const granted = await runPier(["grant", ID, "run"], { agentDir: agent.path });
+		const granted = await runPier(["grant", EXTENSION, "run"], { agentDir: agent.path });
 		assert.equal(granted.code, 0, granted.stderr);
-		assert.match(granted.stdout, /extension "qjs-rewrite" now has the grants: run/);
+		assert.match(granted.stdout, /extension "qjs-rewrite" in .* now has the grants: run/);
 
 		using after = tempDir("pier-project-");
 		const applied = await run(agent.path, after.path, 'bash {"command":"echo made-by-model > model-file"}');
@@ -78,21 +79,21 @@ describe("a QuickJS extension's tool_call answer (finding 1)", () => {
 		const listener = join(FIXTURES, "hostile-listener");
 		const denied = await run(agent.path, project.path, 'bash {"command":"echo made-by-model"}', listener);
 		assert.equal(existsSync(join(project.path, "hostile-marker")), false);
-		const message = denial("replace the input of bash", "run", "qjs-listener");
+		const message = denial("replace the input of bash", "run", "qjs-listener", listener);
 		assert.ok(denied.stderr.includes(message), denied.stderr);
 		assert.equal(denied.output, `made-by-model | heard: tool_call/bash/run: ${message}`);
 	});
 
 	test("rewriting a write needs the write grant (run is not enough)", async () => {
 		using agent = tempDir();
-		assert.equal((await runPier(["grant", ID, "run"], { agentDir: agent.path })).code, 0);
+		assert.equal((await runPier(["grant", EXTENSION, "run"], { agentDir: agent.path })).code, 0);
 		using before = tempDir("pier-project-");
 		const denied = await run(agent.path, before.path, 'write {"path":"model-file","content":"by the model"}');
 		assert.equal(existsSync(join(before.path, "hostile-marker")), false);
 		assert.equal(readFileSync(join(before.path, "model-file"), "utf8"), "by the model");
 		assert.ok(denied.stderr.includes(denial("replace the input of write", "write")), denied.stderr);
 
-		assert.equal((await runPier(["grant", ID, "write"], { agentDir: agent.path })).code, 0);
+		assert.equal((await runPier(["grant", EXTENSION, "write"], { agentDir: agent.path })).code, 0);
 		using after = tempDir("pier-project-");
 		await run(agent.path, after.path, 'write {"path":"model-file","content":"by the model"}');
 		assert.equal(readFileSync(join(after.path, "hostile-marker"), "utf8"), "written by the extension");
@@ -110,7 +111,7 @@ describe("a QuickJS extension's tool_call answer (finding 1)", () => {
 		assert.equal(readFileSync(join(before.path, "notes.txt"), "utf8"), "two\n", "the model's edit runs as made");
 		assert.ok(denied.stderr.includes(denial("replace the input of edit", "write")), denied.stderr);
 
-		assert.equal((await runPier(["grant", ID, "write"], { agentDir: agent.path })).code, 0);
+		assert.equal((await runPier(["grant", EXTENSION, "write"], { agentDir: agent.path })).code, 0);
 		using after = tempDir("pier-project-");
 		writeFileSync(join(after.path, "notes.txt"), "one\n");
 		writeFileSync(join(after.path, "victim.txt"), "safe\n");
@@ -121,7 +122,7 @@ describe("a QuickJS extension's tool_call answer (finding 1)", () => {
 
 	test("an answer with a __proto__ key is refused, even with the grant", async () => {
 		using agent = tempDir();
-		assert.equal((await runPier(["grant", ID, "run"], { agentDir: agent.path })).code, 0);
+		assert.equal((await runPier(["grant", EXTENSION, "run"], { agentDir: agent.path })).code, 0);
 		using project = tempDir("pier-project-");
 		const refused = await run(agent.path, project.path, 'bash {"command":"echo proto-test > model-file"}');
 		assert.equal(refused.end?.isError, true);

@@ -58,7 +58,7 @@ test("answering the user's ! command needs the run grant", async (t) => {
 	assert.equal(denied.ran, true, "without the grant the user's own command runs");
 	assert.doesNotMatch(denied.screen, /FAKED-BY-EXTENSION/);
 
-	assert.equal((await runPier(["grant", "qjs-user-bash", "run"], { agentDir: agent.path })).code, 0);
+	assert.equal((await runPier(["grant", EXTENSION, "run"], { agentDir: agent.path })).code, 0);
 	const granted = await userBash(t, agent.path);
 	assert.match(granted.screen, /FAKED-BY-EXTENSION/);
 	assert.equal(granted.ran, false);

@@ -159,8 +159,12 @@ export const api = {
 	/** The project's trust as the daemon sees it (an empty cwd: the daemon's own directory). */
 	projectTrust: (cwd: string) => request<TrustView>("GET", `/api/pi/projects/trust?cwd=${enc(cwd || ".")}`),
 	grants: <T>() => request<T>("GET", "/api/pi/grants"),
-	setGrants: (id: string, grants: string[]) =>
-		request<{ id: string; grants: string[] }>("PUT", `/api/pi/grants/${enc(id)}`, { grants }),
+	/** `dir` binds the grant to that extension directory (needed when the id alone does not say which). */
+	setGrants: (id: string, grants: string[], dir?: string) =>
+		request<{ id: string; dir?: string; grants: string[] }>("PUT", `/api/pi/grants/${enc(id)}`, {
+			grants,
+			...(dir ? { dir } : {}),
+		}),
 	getUiSettings: () => request<UiSettings>("GET", "/api/pi/ui-settings"),
 	putUiSettings: (settings: UiSettings) => request<UiSettings>("PUT", "/api/pi/ui-settings", settings),
 };

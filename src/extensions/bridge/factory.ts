@@ -12,7 +12,7 @@ import type { ExtensionInstance } from "../host/instance.js";
 import type { ToolDescriptor } from "../protocol/frames.js";
 import { performAction } from "./actions.js";
 import { contextSnapshot, modelForExtensions } from "./context.js";
-import { type Denial, type GrantLookup, gateFor } from "./grant-gate.js";
+import { type Denial, type GrantLookup, gateFor, isSandboxed, type ToolOwnerLookup } from "./grant-gate.js";
 import { toPiHookResult } from "./hook-results.js";
 import { toToolResult } from "./tool-results.js";
 import { answerUi } from "./ui.js";
@@ -23,7 +23,30 @@ export interface BridgeOptions {
 	grants?: GrantLookup;
 }
 
-const NOTHING_GRANTED: GrantLookup = () => new Set();
+const NOTHING_GRANTED: GrantLookup = (instance) => ({ grants: new Set(), target: instance.id });
+
+/** The definition the bridge handed pi for each tool name: pi runs it only if it is still pi's winner. */
+type Bridged = Map<
+	string,
+	{ parameters: unknown; instance: ExtensionInstance; capability?: ToolDescriptor["capability"] }
+>;
+
+/**
+ * Who pi runs under `name`, from pi's own tool table at call time. The bridge's definition is recognised by
+ * identity (the parameters object it registered), never by a name or path an extension could also claim.
+ */
+function piToolOwner(pi: ExtensionAPI, bridged: Bridged): ToolOwnerLookup {
+	return (name) => {
+		const info = pi.getAllTools().find((t) => t.name === name);
+		if (!info) return { kind: "missing" };
+		const source = info.sourceInfo;
+		if (source?.source === "builtin" && source.path === `<builtin:${name}>`) return { kind: "builtin" };
+		const ours = bridged.get(name);
+		if (ours && typeof ours.parameters === "object" && ours.parameters !== null && info.parameters === ours.parameters)
+			return { kind: "protocol", instance: ours.instance, ...(ours.capability ? { capability: ours.capability } : {}) };
+		return { kind: "other", source: source?.path ?? "an unknown extension" };
+	};
+}
 
 export function protocolBridge(host: ExtensionHost, options: BridgeOptions): ExtensionFactory {
 	return (pi: ExtensionAPI) => {
@@ -81,8 +104,19 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 			live = ctx;
 		});
 
-		for (const { descriptor } of host.registry.tools.values()) registerTool(pi, host, descriptor, context);
+		const bridged: Bridged = new Map();
+		for (const { descriptor, instance } of host.registry.tools.values()) {
+			registerTool(pi, host, descriptor, context);
+			bridged.set(descriptor.name, {
+				parameters: descriptor.parameters,
+				instance,
+				...(descriptor.capability ? { capability: descriptor.capability } : {}),
+			});
+		}
+		const ownerOf = piToolOwner(pi, bridged);
 		const grants = options.grants ?? NOTHING_GRANTED;
+		// Each sandboxed extension's identity (directory and code digest) is taken now, as it was loaded.
+		for (const instance of host.instances) if (isSandboxed(instance)) grants(instance);
 
 		for (const [name, { descriptor }] of host.registry.commands) {
 			pi.registerCommand(name, {
@@ -138,7 +172,7 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 
 		for (const [hook, instances] of host.registry.hooks) {
 			if (!PI_HOOKS.has(hook)) continue; // accepted, but pi has no producer for it yet
-			for (const instance of instances) registerHook(pi, host, instance, hook, context, grants);
+			for (const instance of instances) registerHook(pi, host, instance, hook, context, grants, ownerOf);
 		}
 	};
 }
@@ -184,6 +218,7 @@ function registerHook(
 	hook: string,
 	context: (ctx: ExtensionContext) => ReturnType<typeof contextSnapshot>,
 	grants: GrantLookup,
+	ownerOf: ToolOwnerLookup,
 ): void {
 	const on = pi.on.bind(pi) as unknown as (
 		event: string,
@@ -215,7 +250,7 @@ function registerHook(
 			host.report({ type: "error", extensionId: instance.id, message: denial.message });
 			tellDenied(host, instance, denial, context(ctx));
 		};
-		return toPiHookResult(hook, answer, event, gateFor(host, instance, hook, grants, denied));
+		return toPiHookResult(hook, answer, event, gateFor(ownerOf, instance, hook, grants, denied));
 	});
 }
 

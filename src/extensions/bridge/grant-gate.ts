@@ -3,13 +3,35 @@
  * power needs, whether the answering extension holds it, and what a denial says. Only sandboxed (QuickJS)
  * extensions are gated; process and native extensions already run arbitrary code.
  */
-import type { ExtensionHost } from "../host/host.js";
 import type { ExtensionInstance } from "../host/instance.js";
 import { BUILTIN_TOOL_POWER, type Grant, GRANT_FOR, denialMessage, type ToolPower } from "../grants/vocabulary.js";
 import type { Gate, PowerUse } from "./hook-results.js";
 
-/** The grants in force for an extension id now (read fresh: a grant or revoke applies at once). */
-export type GrantLookup = (extensionId: string) => ReadonlySet<Grant>;
+/** What one extension holds now, read fresh at each check (a grant or revoke applies at once). */
+export interface GrantsInForce {
+	grants: ReadonlySet<Grant>;
+	/** What `pier grant` names this extension by (its id, or its directory when the id alone is not enough). */
+	target: string;
+	/** Why a grant the user gave does not apply to this extension (bound to another directory, code changed). */
+	note?: string;
+}
+
+export type GrantLookup = (instance: ExtensionInstance) => GrantsInForce;
+
+/**
+ * Whose definition pi runs under a tool name right now. pi gives a name to the first extension that registers
+ * it (the user's in-process extensions load before pier's bridge) and SDK tools replace both, so pier's own
+ * registry cannot answer this: only pi's tool table can.
+ */
+export type ToolOwner =
+	| { kind: "builtin" }
+	/** the bridge's tool, i.e. this protocol extension's registration is the one pi runs */
+	| { kind: "protocol"; instance: ExtensionInstance; capability?: ToolPower }
+	/** an in-process extension's or the SDK's tool: code pier knows nothing about */
+	| { kind: "other"; source: string }
+	| { kind: "missing" };
+
+export type ToolOwnerLookup = (tool: string) => ToolOwner;
 
 /** What the extension learns through its `permission_denied` hook, and the user through diagnostics. */
 export interface Denial {
@@ -24,41 +46,53 @@ export interface Denial {
 export const isSandboxed = (instance: ExtensionInstance): boolean => instance.spec.runtime === "quickjs";
 
 /**
- * What a tool does, as far as pier knows. pi's built-ins by name; protocol tools by their declared
- * capability; a tool of a sandboxed extension is bounded by its sandbox (no grant needed); anything else,
- * in-process extensions' and SDK tools included, may do anything and counts as running commands (as rpi
- * treats unknown tool metadata).
+ * What rewriting a call of `tool` lets `instance` do. Only the extension's own tool, the definition pi
+ * actually runs, is bounded by its sandbox. pi's built-ins count by name; another protocol extension's tool by
+ * what it declares (nothing declared may do anything: a process tool is arbitrary code, and another
+ * sandbox's tool acts with that extension's state and grants, not this one's). Anything else, in-process and
+ * SDK tools included, counts as running commands, as rpi treats unknown tool metadata.
  */
-export function toolPower(host: ExtensionHost, tool: string): ToolPower | undefined {
-	const builtin = BUILTIN_TOOL_POWER[tool];
-	if (builtin) return builtin;
-	const registered = host.registry.tools.get(tool);
-	if (registered && isSandboxed(registered.instance)) return undefined;
-	return registered?.descriptor.capability ?? "exec";
+export function toolPower(owner: ToolOwner, tool: string, instance: ExtensionInstance): ToolPower | undefined {
+	switch (owner.kind) {
+		case "builtin":
+			return BUILTIN_TOOL_POWER.get(tool) ?? "exec";
+		case "protocol":
+			return owner.instance === instance ? undefined : (owner.capability ?? "exec");
+		default:
+			return "exec";
+	}
 }
 
-function needs(host: ExtensionHost, use: PowerUse): { grant: Grant; what: string } | undefined {
+function needs(
+	ownerOf: ToolOwnerLookup,
+	instance: ExtensionInstance,
+	use: PowerUse,
+): { grant: Grant; what: string } | undefined {
 	switch (use.kind) {
 		case "tool_input":
 		case "tool_call": {
-			const power = toolPower(host, use.tool);
+			const owner = ownerOf(use.tool);
+			const power = toolPower(owner, use.tool, instance);
 			if (!power) return undefined;
+			const whose = owner.kind === "other" ? ` (the tool pi runs under that name is ${owner.source}'s)` : "";
 			const what =
 				use.kind === "tool_input"
-					? `replace the input of ${use.tool}`
-					: `add or change a ${use.tool} call in the model's message`;
+					? `replace the input of ${use.tool}${whose}`
+					: `add or change a ${use.tool} call in the model's message${whose}`;
 			return { grant: GRANT_FOR[power], what };
 		}
 		case "user_bash":
 			return { grant: "run", what: "answer a user's ! command in its place" };
 		case "resource_paths":
 			return { grant: "read", what: "point pi at skill, prompt or theme paths" };
+		case "provider_request":
+			return { grant: "net", what: "change the request sent to the model provider" };
 	}
 }
 
 /** The gate for one answer of `instance` to `hook`; `onDenied` hears of each denial. */
 export function gateFor(
-	host: ExtensionHost,
+	ownerOf: ToolOwnerLookup,
 	instance: ExtensionInstance,
 	hook: string,
 	grantsOf: GrantLookup,
@@ -66,13 +100,15 @@ export function gateFor(
 ): Gate {
 	if (!isSandboxed(instance)) return () => true;
 	return (use) => {
-		const need = needs(host, use);
-		if (!need || grantsOf(instance.id).has(need.grant)) return true;
+		const need = needs(ownerOf, instance, use);
+		if (!need) return true;
+		const held = grantsOf(instance);
+		if (held.grants.has(need.grant)) return true;
 		onDenied({
 			type: "permission_denied",
 			hook,
 			grant: need.grant,
-			message: denialMessage(instance.id, need.what, need.grant),
+			message: denialMessage(instance.id, need.what, need.grant, held.target, held.note),
 			...("tool" in use ? { toolName: use.tool } : {}),
 			...("toolCallId" in use && use.toolCallId ? { toolCallId: use.toolCallId } : {}),
 		});

@@ -8,7 +8,7 @@
  * key, and any later copy by assignment, pi's own message replacement included, would turn it into a
  * prototype change), and what is merged into pi's live objects is defined as own data properties, never
  * assigned. Answers that would make pi use a power the extension lacks (run a command, write or read a
- * file) are put to the `gate` first; a denied part is dropped and the call stays as the model made it.
+ * file, send a changed provider request) are put to the `gate` first; a denied part is dropped and the call stays as the model made it.
  */
 import { type TSchema, Type } from "typebox";
 import { Compile } from "typebox/compile";
@@ -82,7 +82,9 @@ export type PowerUse =
 	/** a `user_bash` answer standing in for the user's command */
 	| { kind: "user_bash" }
 	/** a `resources_discover` answer pointing pi at paths to read */
-	| { kind: "resource_paths" };
+	| { kind: "resource_paths" }
+	/** a `before_provider_request` answer replacing the payload pi sends with the user's credentials */
+	| { kind: "provider_request" };
 
 /** Whether the answering extension may use `use`; a gate that says no reports the denial itself. */
 export type Gate = (use: PowerUse) => boolean;
@@ -146,7 +148,12 @@ export function toPiHookResult(
 	if (answer === null || answer === undefined) return undefined;
 	const proto = protoKeyPath(answer);
 	if (proto) throw new HookResultError(`invalid ${hook} result: a "__proto__" key (at ${proto}) is not allowed`);
-	if (hook === "before_provider_request") return answer; // the replacement payload itself
+	if (hook === "before_provider_request") {
+		// The replacement payload itself. Any part of it may carry a URL the provider fetches (remote MCP
+		// servers, file and web tools), sent under the user's key: a changed payload is a network power.
+		if (sameJson(answer, event.payload) || !gate({ kind: "provider_request" })) return undefined;
+		return answer;
+	}
 	const check = CHECKS.get(hook);
 	if (!check) return undefined; // an advisory hook: answers carry no meaning
 	if (!check.Check(answer)) {

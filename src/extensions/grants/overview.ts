@@ -1,15 +1,19 @@
 /**
  * What the CLI and the chamber show about grants: the user's installed protocol extensions (what each
- * declares, whether grants apply to it) and the grants in force, from the one store.
+ * declares, where it lives, whether grants apply to it) and the grants in force, each with the directory it is
+ * bound to and whether that directory still holds the code it was granted to.
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { loadManifest, MANIFEST_FILE } from "../manifest.js";
+import { identityOf } from "./identity.js";
 import { readGrants } from "./store.js";
 import { GRANT_MEANING, GRANTS, type Grant, sortedGrants } from "./vocabulary.js";
 
 export interface InstalledExtension {
 	id: string;
+	/** The canonical manifest directory: what a grant binds to. */
+	dir: string;
 	runtime: "process" | "quickjs";
 	/** What the manifest declares (capabilities and UI capabilities). */
 	capabilities: string[];
@@ -18,8 +22,21 @@ export interface InstalledExtension {
 	sandboxed: boolean;
 }
 
+/**
+ * `current`: the directory holds the extension and code granted to; `changed`: its code (or id) changed, so
+ * the grant applies to nothing until given again; `missing`: no extension there any more.
+ */
+export type GrantStatus = "current" | "changed" | "missing";
+
+export interface GrantView {
+	dir: string;
+	digest: string;
+	grants: Grant[];
+	status: GrantStatus;
+}
+
 export interface GrantOverview {
-	grants: Record<string, Grant[]>;
+	grants: Record<string, GrantView>;
 	extensions: InstalledExtension[];
 	known: { name: Grant; meaning: string }[];
 	problems: string[];
@@ -38,6 +55,7 @@ export function installedExtensions(agentDir: string): InstalledExtension[] {
 			const m = loadManifest(dir, { origin: "user" });
 			found.push({
 				id: m.id,
+				dir: m.root,
 				runtime: m.runtime.kind,
 				capabilities: m.capabilities,
 				uiCapabilities: m.uiCapabilities,
@@ -47,13 +65,33 @@ export function installedExtensions(agentDir: string): InstalledExtension[] {
 			// a session reports the broken manifest with its reason; here it is simply not offered
 		}
 	}
-	return found.sort((a, b) => a.id.localeCompare(b.id));
+	return found.sort((a, b) => a.id.localeCompare(b.id) || a.dir.localeCompare(b.dir));
+}
+
+function statusOf(id: string, dir: string, digest: string): GrantStatus {
+	if (!existsSync(join(dir, MANIFEST_FILE))) return "missing";
+	try {
+		const now = identityOf(dir);
+		return now.id === id && now.digest === digest ? "current" : "changed";
+	} catch {
+		return "changed";
+	}
 }
 
 export function grantOverview(agentDir: string): GrantOverview {
 	const { grants, problems } = readGrants(agentDir);
 	return {
-		grants: Object.fromEntries([...grants].map(([id, set]) => [id, sortedGrants(set)])),
+		grants: Object.fromEntries(
+			[...grants].map(([id, entry]) => [
+				id,
+				{
+					dir: entry.dir,
+					digest: entry.digest,
+					grants: sortedGrants(entry.grants),
+					status: statusOf(id, entry.dir, entry.digest),
+				},
+			]),
+		),
 		extensions: installedExtensions(agentDir),
 		known: GRANTS.map((name) => ({ name, meaning: GRANT_MEANING[name] })),
 		problems,

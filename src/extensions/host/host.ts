@@ -125,6 +125,28 @@ function buildRegistry(instances: readonly ExtensionInstance[]): { registry: Reg
 	return { registry, collisions };
 }
 
+/**
+ * One id, one extension: grants, diagnostics and `permission_denied` all go by id, so a second extension
+ * claiming an id already loaded would borrow the first one's name (and, before grants were bound to
+ * directories, its grants). The first keeps it; the second does not start. The same manifest given twice
+ * (`pier serve`'s examples and an installed copy of one) is simply loaded once.
+ */
+function uniqueIds(specs: readonly ExtensionSpec[]): { unique: ExtensionSpec[]; duplicates: LoadFailure[] } {
+	const first = new Map<string, ExtensionSpec>();
+	const duplicates: LoadFailure[] = [];
+	for (const spec of specs) {
+		const earlier = first.get(spec.id);
+		if (!earlier) first.set(spec.id, spec);
+		else if (earlier.source !== spec.source)
+			duplicates.push({
+				id: spec.id,
+				source: spec.source,
+				message: `extension id "${spec.id}" of ${spec.source} is already used by ${earlier.source}; two extensions in one session cannot share an id, so the second is not loaded (rename one, or remove it)`,
+			});
+	}
+	return { unique: [...first.values()], duplicates };
+}
+
 export interface HookOutcome {
 	instance: ExtensionInstance;
 	result: { ok: true; value: unknown } | { ok: false; error: ExtensionError | Error };
@@ -173,8 +195,12 @@ export class ExtensionHost {
 
 	private async commit(specs: readonly ExtensionSpec[], allOrNothing: boolean): Promise<LoadReport> {
 		const generation = ++this.generationCounter;
-		const started = await this.startAll(specs, generation);
-		const failures = started.filter((s) => "failure" in s).map((s) => (s as { failure: LoadFailure }).failure);
+		const { unique, duplicates } = uniqueIds(specs);
+		const started = await this.startAll(unique, generation);
+		const failures = [
+			...duplicates,
+			...started.filter((s) => "failure" in s).map((s) => (s as { failure: LoadFailure }).failure),
+		];
 		const instances = started
 			.filter((s) => "instance" in s)
 			.map((s) => (s as { instance: ExtensionInstance }).instance);
