@@ -8,7 +8,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { ApiClient, type Envelope, type EventReader, type Serve, startServe } from "../helpers/chamber.js";
+import { ApiClient, type Envelope, type Serve, startServe } from "../helpers/chamber.js";
 import { REPO_ROOT, runPier, tempDir } from "../helpers/pier-cli.js";
 
 const FIXTURE = join(REPO_ROOT, "test/fixtures/chamber/ui-ext.ts");
@@ -65,14 +65,7 @@ describe("pier serve over HTTP", () => {
 		dir[Symbol.dispose]();
 	});
 
-	async function newSession(): Promise<{ id: string; stream: EventReader }> {
-		const created = await api.call<{ session: { id: string } }>("POST", "/api/pi/sessions", {});
-		assert.equal(created.status, 201, JSON.stringify(created.body));
-		const id = created.body.session.id;
-		const stream = api.events(`session=${id}`);
-		await stream.waitFor((e) => e.event === "session.snapshot", "the first snapshot");
-		return { id, stream };
-	}
+	const newSession = () => api.newSession();
 
 	async function run(id: string, command: string, args?: string) {
 		const reply = await api.call("POST", `/api/pi/sessions/${id}/command`, { command, ...(args ? { args } : {}) });

@@ -108,6 +108,16 @@ export class ApiClient {
 		return this.call("POST", "/api/auth/login", { password });
 	}
 
+	/** Creates a session in the daemon's directory and opens its stream, up to the first snapshot. */
+	async newSession(): Promise<{ id: string; stream: EventReader }> {
+		const created = await this.call<{ session: { id: string } }>("POST", "/api/pi/sessions", {});
+		if (created.status !== 201) throw new Error(`creating a session failed: ${JSON.stringify(created.body)}`);
+		const id = created.body.session.id;
+		const stream = this.events(`session=${id}`);
+		await stream.waitFor((e) => e.event === "session.snapshot", "the first snapshot");
+		return { id, stream };
+	}
+
 	/** A session's stream is preceded by `POST …/open`, as the web app does: a GET alone starts nothing. */
 	events(query: string, lastEventId?: number): EventReader {
 		const session = new URLSearchParams(query).get("session");

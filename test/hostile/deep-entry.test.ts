@@ -88,11 +88,7 @@ describe("finding 11: deep nesting in a session entry", () => {
 
 	/** A session that has an answer already, so pi writes each entry to its file as it is appended. */
 	async function newSession(): Promise<{ id: string; stream: EventReader }> {
-		const created = await api.call<{ session: { id: string } }>("POST", "/api/pi/sessions", {});
-		assert.equal(created.status, 201, JSON.stringify(created.body));
-		const id = created.body.session.id;
-		const stream = api.events(`session=${id}`);
-		await stream.waitFor((e) => e.event === "session.snapshot", "the first snapshot");
+		const { id, stream } = await api.newSession();
 		assert.equal((await api.call("POST", `/api/pi/sessions/${id}/prompt`, { text: "hello" })).status, 202);
 		await stream.waitFor((e) => e.event === "session.state" && e.payload.streaming === false, "idle");
 		return { id, stream };

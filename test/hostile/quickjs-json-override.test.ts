@@ -53,14 +53,7 @@ describe("finding 4: a QuickJS guest that replaces JSON.stringify", () => {
 		dir[Symbol.dispose]();
 	});
 
-	async function newSession(): Promise<{ id: string; stream: EventReader }> {
-		const created = await api.call<{ session: { id: string } }>("POST", "/api/pi/sessions", {});
-		assert.equal(created.status, 201, JSON.stringify(created.body));
-		const id = created.body.session.id;
-		const stream = api.events(`session=${id}`);
-		await stream.waitFor((e) => e.event === "session.snapshot", "the first snapshot");
-		return { id, stream };
-	}
+	const newSession = () => api.newSession();
 
 	const command = async (id: string, name: string, args: string) => {
 		const reply = await api.call("POST", `/api/pi/sessions/${id}/command`, { command: name, args });

@@ -56,14 +56,7 @@ describe("a UI flood from a QuickJS extension against pier serve", () => {
 		dir[Symbol.dispose]();
 	});
 
-	async function newSession(): Promise<{ id: string; stream: EventReader }> {
-		const created = await api.call<{ session: { id: string } }>("POST", "/api/pi/sessions", {});
-		assert.equal(created.status, 201, JSON.stringify(created.body));
-		const id = created.body.session.id;
-		const stream = api.events(`session=${id}`);
-		await stream.waitFor((e) => e.event === "session.snapshot", "the first snapshot");
-		return { id, stream };
-	}
+	const newSession = () => api.newSession();
 	const run = async (id: string, command: string, args?: string) => {
 		const reply = await api.call("POST", `/api/pi/sessions/${id}/command`, { command, ...(args ? { args } : {}) });
 		assert.equal(reply.status, 202, JSON.stringify(reply.body));
