@@ -9,8 +9,8 @@ import { createPierRuntime, modelRefOf, type PierRuntime, type SessionTarget } f
 import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
 import { depthMessage, valueTooDeep } from "../extensions/protocol/depth.js";
 import { ENTRY_DEPTH, ERROR_ENTRY, rowOf, rowsOf, summaryOf } from "./transcript.js";
-import type { RuntimeHost } from "../extensions/host/instance.js";
-import { appCommandProblem, callerExtension, ownerKey, withOwner } from "./ui/app-owner.js";
+import { AppMounts } from "./ui/app-mounts.js";
+import { appCommandProblem, withOwner } from "./ui/app-owner.js";
 import { COMMAND_NAME } from "./ui/descriptors.js";
 import { SessionUi } from "./ui/session-ui.js";
 import type { CommandView, EventName, EventPayloads, SessionSummary, SessionView } from "./wire.js";
@@ -61,6 +61,8 @@ export class LiveSession {
 	/** The stream of the pi session this chamber session currently runs (it changes when the session is replaced). */
 	channel: EventChannel;
 	readonly ui: SessionUi;
+	/** Who mounts each app surface, so its commands can be held to its own extension's. */
+	private readonly mounts: AppMounts;
 	private draftId: string | undefined;
 	private drafts = 0;
 	private unsubscribe: (() => void) | undefined;
@@ -73,6 +75,7 @@ export class LiveSession {
 		const id = pier.runtime.session.sessionId;
 		this.channel = new EventChannel(id, options.replay, RUN_SEQUENCE_BASE);
 		this.ui = new SessionUi(this.publish);
+		this.mounts = new AppMounts(pier.extensionHost);
 	}
 
 	static async open(options: OpenOptions): Promise<LiveSession> {
@@ -89,7 +92,6 @@ export class LiveSession {
 			onExtensionDiagnostic: (d) => live?.reportError(d.message, "extension host"),
 		});
 		live = new LiveSession(pier, options);
-		live.attributeProtocolMounts();
 		try {
 			await live.start();
 		} catch (error) {
@@ -243,55 +245,13 @@ export class LiveSession {
 					this.reportError(message, "chamber");
 					throw new Error(message);
 				}
-				if (method === "appendCustomEntry" && args[0] === "pichamber.app") args[1] = withOwner(args[1], this.mounter());
+				if (method === "appendCustomEntry" && args[0] === "pichamber.app")
+					args[1] = withOwner(args[1], this.mounts.mounter(this.session.extensionRunner.getExtensionPaths()));
 				const id = original(...args);
 				announce(id);
 				return id;
 			};
 		}
-	}
-
-	/** The protocol extension whose `append_entry` action is being performed right now, if any. */
-	private protocolActor: string | undefined;
-
-	/**
-	 * Protocol extensions append entries through the bridge's action host, which is told which instance asks. The
-	 * bridge performs `append_entry` synchronously, so the entry is written while `protocolActor` names it.
-	 */
-	private attributeProtocolMounts(): void {
-		const host = this.pier.extensionHost;
-		const wrap = (inner: RuntimeHost | undefined): RuntimeHost | undefined =>
-			inner && {
-				get hasUi() {
-					return inner.hasUi;
-				},
-				ui: (request, context) => inner.ui(request, context),
-				action: (action, context) => {
-					if (action.kind !== "append_entry") return inner.action(action, context);
-					this.protocolActor = context.instance.id;
-					try {
-						return inner.action(action, context);
-					} finally {
-						this.protocolActor = undefined;
-					}
-				},
-			};
-		const set = host.setRuntimeHost.bind(host);
-		// A /reload runs the bridge factory again, which attaches a new action host.
-		host.setRuntimeHost = (inner) => set(wrap(inner));
-		// The bridge attached its host while the runtime was made, before this session existed.
-		set(wrap((host as unknown as { runtimeHost?: RuntimeHost }).runtimeHost));
-	}
-
-	/** Who is appending a `pichamber.app` entry: a protocol extension's action, or an in-process extension's code. */
-	private mounter(): string | undefined {
-		if (this.protocolActor !== undefined) return ownerKey("protocol", this.protocolActor);
-		const limit = Error.stackTraceLimit;
-		Error.stackTraceLimit = 64;
-		const stack = new Error().stack ?? "";
-		Error.stackTraceLimit = limit;
-		const path = callerExtension(stack, this.session.extensionRunner.getExtensionPaths());
-		return path ? ownerKey("pi", path) : undefined;
 	}
 
 	private onAgentEvent(event: AgentSessionEvent): void {

@@ -160,6 +160,8 @@ export class ExtensionHost {
 		registry: buildRegistry([]).registry,
 	};
 	private runtimeHost: RuntimeHost | undefined;
+	private attachedRuntimeHost: RuntimeHost | undefined;
+	private readonly runtimeHostDecorators: ((inner: RuntimeHost) => RuntimeHost)[] = [];
 	readonly timeouts: Timeouts;
 
 	constructor(readonly options: HostOptions) {
@@ -180,7 +182,17 @@ export class ExtensionHost {
 
 	/** The session side of UI requests and actions; may be attached after loading. */
 	setRuntimeHost(host: RuntimeHost | undefined): void {
-		this.runtimeHost = host;
+		this.attachedRuntimeHost = host;
+		this.runtimeHost = host && this.runtimeHostDecorators.reduce((inner, decorate) => decorate(inner), host);
+	}
+
+	/**
+	 * Wraps every session side attached now or later (a /reload attaches a new one). An embedder sees runtime
+	 * requests on their way to the session this way: the chamber notes which extension appends an app entry.
+	 */
+	decorateRuntimeHost(decorate: (inner: RuntimeHost) => RuntimeHost): void {
+		this.runtimeHostDecorators.push(decorate);
+		this.setRuntimeHost(this.attachedRuntimeHost);
 	}
 
 	/** First load: the extensions that start become the generation; the others are reported. */

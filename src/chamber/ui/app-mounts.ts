@@ -1,0 +1,45 @@
+/**
+ * Which extension is appending a `pichamber.app` entry right now. An app surface may run only its own
+ * extension's commands, so the daemon records the mounter in the entry, where no extension can set it.
+ */
+import type { ExtensionHost } from "../../extensions/host/host.js";
+import { callerExtension, ownerKey } from "./app-owner.js";
+
+export class AppMounts {
+	/** The protocol extension whose `append_entry` action is being performed right now, if any. */
+	private protocolActor: string | undefined;
+
+	/**
+	 * Protocol extensions append entries through the host's session side, which is told which instance asks. The
+	 * bridge performs `append_entry` synchronously, so the entry is written while `protocolActor` names it.
+	 */
+	constructor(host: ExtensionHost) {
+		host.decorateRuntimeHost((inner) => ({
+			get hasUi() {
+				return inner.hasUi;
+			},
+			ui: (request, context) => inner.ui(request, context),
+			action: (action, context) => {
+				if (action.kind !== "append_entry") return inner.action(action, context);
+				this.protocolActor = context.instance.id;
+				try {
+					return inner.action(action, context);
+				} finally {
+					this.protocolActor = undefined;
+				}
+			},
+		}));
+	}
+
+	/** The owner key of whoever appends now: a protocol extension's action, or an in-process extension's code. */
+	mounter(extensionPaths: readonly string[]): string | undefined {
+		if (this.protocolActor !== undefined) return ownerKey("protocol", this.protocolActor);
+		// In-process extensions call pi directly: their file on the call stack names them.
+		const limit = Error.stackTraceLimit;
+		Error.stackTraceLimit = 64;
+		const stack = new Error().stack ?? "";
+		Error.stackTraceLimit = limit;
+		const path = callerExtension(stack, extensionPaths);
+		return path ? ownerKey("pi", path) : undefined;
+	}
+}
