@@ -28,6 +28,7 @@ import { readGrants } from "../extensions/grants/store.js";
 import { hostSettings } from "../extensions/host/settings.js";
 import type { Timeouts } from "../extensions/host/timeouts.js";
 import type { Mode } from "../extensions/protocol/frames.js";
+import { type PackageResolution, packageManifestSources, resolvePackages } from "../extensions/packages/resolve.js";
 import { answeredByUser, approvedByExtension, decideProjectTrust, type TrustDecision } from "../extensions/trust.js";
 import { resourceOverridesForTrust, settingsForTrust } from "../extensions/trust-settings.js";
 import { canonicalDir, TrustStoreError } from "../extensions/trust-store.js";
@@ -137,7 +138,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	const customTools = (options.tools ?? []).map(asToolDefinition);
 	const requested = options.model ? parseModelRef(options.model) : undefined;
 	const started = await startProtocolExtensions(options, cwd, agentDir, trust);
-	const { extensionHost, piExtensionPaths, startupDiagnostics, reloadProtocolExtensions } = started;
+	const { extensionHost, piExtensionPaths, startupDiagnostics, reloadProtocolExtensions, packages } = started;
 	trust = started.trust;
 	// Always bridged, even when empty: a /reload may bring protocol extensions in later.
 	const extensionFactories = [
@@ -164,7 +165,15 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 			agentDir,
 			authStorage,
 			modelRegistry,
-			settingsManager: settingsForTrust({ cwd, agentDir, trust: here }),
+			settingsManager: settingsForTrust({
+				cwd,
+				agentDir,
+				trust: here,
+				// Read at every settings access: a /reload re-resolves packages.
+				get packages() {
+					return packages();
+				},
+			}),
 			...(options.extensionFlags ? { extensionFlagValues: options.extensionFlags } : {}),
 			resourceLoaderOptions: {
 				additionalExtensionPaths: piExtensionPaths,
@@ -255,6 +264,8 @@ async function startProtocolExtensions(
 	trust: TrustDecision;
 	/** Rediscovers and restarts protocol extensions as a new generation (all or nothing). */
 	reloadProtocolExtensions: () => Promise<LoadReport>;
+	/** The packages as last resolved (pi's loader is shown them through the settings view). */
+	packages: () => PackageResolution;
 }> {
 	const startupDiagnostics: AgentSessionRuntimeDiagnostic[] = [];
 	let started = false;
@@ -281,7 +292,20 @@ async function startProtocolExtensions(
 		// Start-up problems join the session's diagnostics; later ones (a crash) are reported live.
 		onDiagnostic: (d) => (started ? report(d) : startupDiagnostics.push({ type: d.type, message: d.message })),
 	});
-	const discover = (projectTrusted: boolean) => {
+	const discover = async (projectTrusted: boolean) => {
+		// Each package on its own: a failed one is a diagnostic, never the end of the session.
+		const packages = await resolvePackages({
+			cwd,
+			agentDir,
+			settingsManager: settingsForTrust({
+				cwd,
+				agentDir,
+				trust: { ...trust, trusted: projectTrusted },
+				packages: "as-configured",
+			}),
+			projectTrusted,
+			install: true,
+		});
 		const discovery = discoverProtocolExtensions({
 			cwd,
 			agentDir,
@@ -289,6 +313,7 @@ async function startProtocolExtensions(
 			includeDiscovered: !options.noExtensions,
 			projectTrusted,
 		});
+		if (!options.noExtensions) discovery.sources.push(...packageManifestSources(packages));
 		const { specs, diagnostics } = protocolSpecs(discovery.sources, {
 			cwd,
 			projectTrusted,
@@ -296,9 +321,9 @@ async function startProtocolExtensions(
 			...(configured.maxFrameBytes ? { maxFrameBytes: configured.maxFrameBytes } : {}),
 			...(configured.environment ? { environment: configured.environment } : {}),
 		});
-		return { discovery, specs, diagnostics };
+		return { discovery, specs, diagnostics: [...packages.diagnostics, ...diagnostics], packages };
 	};
-	let round = discover(trust.trusted);
+	let round = await discover(trust.trusted);
 	if (round.specs.length > 0) await extensionHost.load(round.specs);
 	// The project's own extensions are not loaded yet: the user's may decide its trust now, then the user.
 	try {
@@ -315,7 +340,7 @@ async function startProtocolExtensions(
 		}
 		if (trust.trusted && !before) {
 			if (trust.reason) startupDiagnostics.push({ type: "info", message: trust.reason });
-			round = discover(true);
+			round = await discover(true);
 			await extensionHost.reload(round.specs);
 		}
 	} catch (error) {
@@ -326,8 +351,9 @@ async function startProtocolExtensions(
 		startupDiagnostics.push({ type: "error", message });
 	started = true;
 	const reloadProtocolExtensions = async () => {
-		const next = discover(trust.trusted);
+		const next = await discover(trust.trusted);
 		for (const message of [...next.discovery.diagnostics, ...next.diagnostics]) report({ type: "error", message });
+		round = next;
 		return extensionHost.reload(next.specs);
 	};
 	return {
@@ -336,6 +362,7 @@ async function startProtocolExtensions(
 		startupDiagnostics,
 		trust,
 		reloadProtocolExtensions,
+		packages: () => round.packages,
 	};
 }
 

@@ -20,6 +20,8 @@ import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { type CreateAgentSessionServicesOptions, SettingsManager } from "@earendil-works/pi-coding-agent";
 import { projectConfigDir } from "../agent/paths.js";
 import { MANIFEST_FILE } from "./manifest.js";
+import { piPackageEntries } from "./packages/pi-view.js";
+import type { PackageResolution } from "./packages/resolve.js";
 import { isProjectContextFile, projectAgentsSkillDirs, type TrustDecision } from "./trust.js";
 
 type SettingsStorage = Parameters<typeof SettingsManager.fromStorage>[0];
@@ -69,6 +71,12 @@ export interface TrustedSettingsOptions {
 	cwd: string;
 	agentDir: string;
 	trust: TrustDecision;
+	/**
+	 * pier's resolution of the configured packages: pi is shown each loading package as its directory, with only
+	 * the TypeScript/JavaScript files pier enabled. Without it pi sees no packages at all, so its loader never
+	 * installs one itself; `"as-configured"` shows the entries as written (what pier's resolver reads).
+	 */
+	packages?: PackageResolution | "as-configured";
 }
 
 /** pi's settings for `cwd` as pier's trust decision and manifest directories allow. */
@@ -99,15 +107,27 @@ class TrustedSettingsStorage implements SettingsStorage {
 		});
 	}
 
+	/** pi sees packages only as pier resolved them (pi-view.ts), or none before pier resolved them. */
+	private presentPackages(scope: SettingsScope, settings: Settings): Settings {
+		const packages = this.options.packages;
+		if (packages === "as-configured") return settings;
+		const entries = packages
+			? piPackageEntries(packages, scope === "global" ? "user" : "project", this.options.cwd)
+			: [];
+		if (entries.length === 0 && !("packages" in settings)) return settings;
+		return { ...settings, packages: entries };
+	}
+
 	private fileOf(scope: SettingsScope): string {
 		return scope === "global"
 			? join(this.options.agentDir, "settings.json")
 			: join(projectConfigDir(this.options.cwd), "settings.json");
 	}
 
-	private present(scope: SettingsScope, settings: Settings): Settings {
+	private present(scope: SettingsScope, file: Settings): Settings {
 		if (scope === "project" && !this.options.trust.trusted) return structuredClone(UNTRUSTED_PROJECT_VIEW);
 		const base = scope === "global" ? this.options.agentDir : projectConfigDir(this.options.cwd);
+		const settings = this.presentPackages(scope, file);
 		const manifestDirs = manifestDirsIn(join(base, "extensions"));
 		const listed = Array.isArray(settings.extensions) ? (settings.extensions as unknown[]) : undefined;
 		const kept = (listed ?? []).filter((entry) => !pointsIntoManifestDir(entry, base));

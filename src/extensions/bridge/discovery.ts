@@ -16,6 +16,8 @@ import { enclosingManifestDir, manifestDirsIn } from "../trust-settings.js";
 export interface ManifestSource {
 	path: string;
 	origin: ExtensionOrigin;
+	/** A package's identity (`git:host/owner/repo`, …): the process's `PI_EXTENSION_PACKAGE_ID`. */
+	packageId?: string;
 }
 
 export interface Discovery {
@@ -102,10 +104,12 @@ export function protocolSpecs(
 					projectTrusted: options.projectTrusted,
 					...(options.maxFrameBytes ? { maxFrameBytes: options.maxFrameBytes } : {}),
 					...(options.environment ? { environment: options.environment } : {}),
+					...(source.packageId ? { packageId: source.packageId } : {}),
 				}),
 			);
 		} catch (error) {
-			diagnostics.push((error as Error).message);
+			const message = (error as Error).message;
+			diagnostics.push(source.packageId ? `package ${source.packageId}: ${message}` : message);
 		}
 	}
 	return { specs, diagnostics };

@@ -1,0 +1,188 @@
+/**
+ * `pier list`'s model: every extension pier would load for a project, and why each does or does not, without
+ * starting anything or installing anything. The JSON form (`pier list --json`) is this object, documented in
+ * docs/packages.md; its `version` changes when a field changes meaning.
+ */
+import { basename, join } from "node:path";
+import { DefaultPackageManager } from "@earendil-works/pi-coding-agent";
+import { readGrants } from "../grants/store.js";
+import { loadManifest } from "../manifest.js";
+import type { TrustDecision } from "../trust.js";
+import { manifestDirsIn, settingsForTrust } from "../trust-settings.js";
+import type { ExtensionKind } from "./contents.js";
+import { type PackageResolution, type ResolvedPackage, resolvePackages } from "./resolve.js";
+
+export type ExtensionState = "enabled" | "filtered" | "untrusted" | "invalid" | "failed";
+
+export interface ListedExtension {
+	/** The manifest id, or for TypeScript/JavaScript the extension's name. */
+	id: string;
+	kind: ExtensionKind;
+	origin: "package" | "user" | "project" | "cli";
+	scope: "user" | "project" | "cli";
+	package?: { source: string; identity?: string; pinned?: string; revision?: string };
+	path: string;
+	state: ExtensionState;
+	reason?: string;
+	capabilities: { declared: string[]; uiDeclared: string[]; granted: string[] };
+}
+
+export interface ListedPackage {
+	scope: "user" | "project";
+	source: string;
+	identity?: string;
+	kind?: string;
+	state: ResolvedPackage["state"];
+	reason?: string;
+	path?: string;
+	pinned?: string;
+	revision?: string;
+	filtered: boolean;
+}
+
+export interface ExtensionList {
+	version: 1;
+	cwd: string;
+	trust: {
+		trusted: boolean;
+		source: TrustDecision["source"];
+		matchedPath?: string;
+		resources: string[];
+		reason?: string;
+	};
+	packages: ListedPackage[];
+	extensions: ListedExtension[];
+}
+
+interface Where {
+	origin: ListedExtension["origin"];
+	scope: ListedExtension["scope"];
+	package?: ListedExtension["package"];
+}
+
+function manifestEntry(
+	dir: string,
+	where: Where,
+	enabled: boolean,
+	untrusted: boolean,
+	agentDir: string,
+): ListedExtension {
+	const base = { ...where, path: dir, kind: "process" as ExtensionKind };
+	const none = { declared: [], uiDeclared: [], granted: [] };
+	if (untrusted)
+		return { ...base, id: basename(dir), state: "untrusted", reason: "the project is not trusted", capabilities: none };
+	try {
+		const manifest = loadManifest(dir);
+		const granted = [...(readGrants(agentDir).grants.get(manifest.id) ?? [])].sort();
+		return {
+			...base,
+			id: manifest.id,
+			kind: manifest.runtime.kind,
+			state: enabled ? "enabled" : "filtered",
+			...(enabled ? {} : { reason: "not selected by the package's extensions filter" }),
+			capabilities: { declared: manifest.capabilities, uiDeclared: manifest.uiCapabilities, granted },
+		};
+	} catch (error) {
+		return { ...base, id: basename(dir), state: "invalid", reason: (error as Error).message, capabilities: none };
+	}
+}
+
+function packageEntries(pkg: ResolvedPackage, agentDir: string): ListedExtension[] {
+	const where: Where = {
+		origin: "package",
+		scope: pkg.scope,
+		package: {
+			source: pkg.source,
+			...(pkg.identity ? { identity: pkg.identity } : {}),
+			...(pkg.pinned ? { pinned: pkg.pinned } : {}),
+			...(pkg.revision ? { revision: pkg.revision } : {}),
+		},
+	};
+	return pkg.extensions.map((e) => {
+		if (e.kind === "process" || e.kind === "quickjs") return manifestEntry(e.path, where, e.enabled, false, agentDir);
+		return {
+			...where,
+			id: e.name,
+			kind: e.kind,
+			path: e.path,
+			state: e.enabled ? ("enabled" as const) : ("filtered" as const),
+			...(e.enabled ? {} : { reason: "not selected by the package's extensions filter" }),
+			// pi's in-process extensions have every power of the pi process; nothing is declared or granted.
+			capabilities: { declared: [], uiDeclared: [], granted: [] },
+		};
+	});
+}
+
+/** pi's own extensions outside packages (auto-discovered dirs, settings `extensions`), as pi's resolver sees them. */
+async function piTopLevel(cwd: string, agentDir: string, trust: TrustDecision): Promise<ListedExtension[]> {
+	const settingsManager = settingsForTrust({ cwd, agentDir, trust });
+	const manager = new DefaultPackageManager({ cwd, agentDir, settingsManager });
+	const resolved = await manager.resolve(async () => "skip");
+	return resolved.extensions
+		.filter((r) => r.metadata.origin !== "package")
+		.map((r) => ({
+			id:
+				basename(r.path).replace(/\.[cm]?[jt]s$/, "") === "index"
+					? basename(join(r.path, ".."))
+					: basename(r.path).replace(/\.[cm]?[jt]s$/, ""),
+			kind: /\.[cm]?ts$/.test(r.path) ? ("typescript" as const) : ("javascript" as const),
+			origin: r.metadata.scope === "project" ? ("project" as const) : ("user" as const),
+			scope: r.metadata.scope === "project" ? ("project" as const) : ("user" as const),
+			path: r.path,
+			state: r.enabled ? ("enabled" as const) : ("filtered" as const),
+			...(r.enabled ? {} : { reason: "switched off in settings" }),
+			capabilities: { declared: [], uiDeclared: [], granted: [] },
+		}));
+}
+
+export async function listExtensions(options: {
+	cwd: string;
+	agentDir: string;
+	trust: TrustDecision;
+	/** The project's own `packages` entries (shown as untrusted when it is not trusted). */
+	projectPackages: readonly unknown[];
+	cliManifestDirs?: readonly string[];
+}): Promise<ExtensionList> {
+	const { cwd, agentDir, trust } = options;
+	const resolution: PackageResolution = await resolvePackages({
+		cwd,
+		agentDir,
+		settingsManager: settingsForTrust({ cwd, agentDir, trust, packages: "as-configured" }),
+		untrustedProjectPackages: options.projectPackages,
+		projectTrusted: trust.trusted,
+		install: false,
+	});
+	const extensions: ListedExtension[] = [];
+	for (const dir of options.cliManifestDirs ?? [])
+		extensions.push(manifestEntry(dir, { origin: "cli", scope: "cli" }, true, false, agentDir));
+	for (const dir of manifestDirsIn(join(agentDir, "extensions")))
+		extensions.push(manifestEntry(dir, { origin: "user", scope: "user" }, true, false, agentDir));
+	for (const dir of manifestDirsIn(join(cwd, ".pi", "extensions")))
+		extensions.push(manifestEntry(dir, { origin: "project", scope: "project" }, true, !trust.trusted, agentDir));
+	extensions.push(...(await piTopLevel(cwd, agentDir, trust)));
+	for (const pkg of resolution.packages) extensions.push(...packageEntries(pkg, agentDir));
+	return {
+		version: 1,
+		cwd: trust.cwd,
+		trust: {
+			trusted: trust.trusted,
+			source: trust.source,
+			...(trust.matchedPath ? { matchedPath: trust.matchedPath } : {}),
+			resources: trust.resources,
+			...(trust.reason ? { reason: trust.reason } : {}),
+		},
+		packages: resolution.packages.map((p) => ({
+			scope: p.scope,
+			source: p.source,
+			...(p.identity ? { identity: p.identity } : {}),
+			...(p.kind ? { kind: p.kind } : {}),
+			state: p.state,
+			...(p.reason ? { reason: p.reason } : {}),
+			...(p.root ? { path: p.root } : {}),
+			...(p.pinned ? { pinned: p.pinned } : {}),
+			...(p.revision ? { revision: p.revision } : {}),
+			filtered: typeof p.entry === "object" && p.entry !== null,
+		})),
+		extensions,
+	};
+}
