@@ -86,9 +86,10 @@ function pathProblem(path: string): string | undefined {
 
 /** Splits `<repo>@<ref>` where the `@` is in the path part (not `git@host:`). */
 function splitRef(rest: string): { repo: string; ref?: string } {
-	const at = rest.lastIndexOf("@");
 	const pathStart = rest.startsWith("git@") ? rest.indexOf(":") : rest.indexOf("/", rest.indexOf("://") + 3);
-	if (at < 0 || at <= pathStart) return { repo: rest };
+	// The first @ of the path: everything after it is the ref, so `@@{u}` is the ref "@{u}" (refused).
+	const at = pathStart < 0 ? -1 : rest.indexOf("@", pathStart + 1);
+	if (at < 0) return { repo: rest };
 	return { repo: rest.slice(0, at), ref: rest.slice(at + 1) };
 }
 
