@@ -67,23 +67,35 @@ function manifestEntry(
 	untrusted: boolean,
 	agentDir: string,
 ): ListedExtension {
-	const base = { ...where, path: dir, kind: "process" as ExtensionKind };
-	const none = { declared: [], uiDeclared: [], granted: [] };
-	if (untrusted)
-		return { ...base, id: basename(dir), state: "untrusted", reason: "the project is not trusted", capabilities: none };
+	const none: ListedExtension["capabilities"] = { declared: [], uiDeclared: [], granted: [] };
+	const entry = (
+		id: string,
+		kind: ExtensionKind,
+		state: ExtensionState,
+		reason: string | undefined,
+		capabilities = none,
+	) => ({
+		id,
+		kind,
+		...where,
+		path: dir,
+		state,
+		...(reason ? { reason } : {}),
+		capabilities,
+	});
+	if (untrusted) return entry(basename(dir), "process", "untrusted", "the project is not trusted");
 	try {
 		const manifest = loadManifest(dir);
 		const granted = [...(readGrants(agentDir).grants.get(manifest.id) ?? [])].sort();
-		return {
-			...base,
-			id: manifest.id,
-			kind: manifest.runtime.kind,
-			state: enabled ? "enabled" : "filtered",
-			...(enabled ? {} : { reason: "not selected by the package's extensions filter" }),
-			capabilities: { declared: manifest.capabilities, uiDeclared: manifest.uiCapabilities, granted },
-		};
+		return entry(
+			manifest.id,
+			manifest.runtime.kind,
+			enabled ? "enabled" : "filtered",
+			enabled ? undefined : "not selected by the package's extensions filter",
+			{ declared: manifest.capabilities, uiDeclared: manifest.uiCapabilities, granted },
+		);
 	} catch (error) {
-		return { ...base, id: basename(dir), state: "invalid", reason: (error as Error).message, capabilities: none };
+		return entry(basename(dir), "process", "invalid", (error as Error).message);
 	}
 }
 
@@ -101,9 +113,9 @@ function packageEntries(pkg: ResolvedPackage, agentDir: string): ListedExtension
 	return pkg.extensions.map((e) => {
 		if (e.kind === "process" || e.kind === "quickjs") return manifestEntry(e.path, where, e.enabled, false, agentDir);
 		return {
-			...where,
 			id: e.name,
 			kind: e.kind,
+			...where,
 			path: e.path,
 			state: e.enabled ? ("enabled" as const) : ("filtered" as const),
 			...(e.enabled ? {} : { reason: "not selected by the package's extensions filter" }),
