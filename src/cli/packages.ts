@@ -211,19 +211,23 @@ async function update(ctx: Context, only: string | undefined): Promise<number> {
 	const settings = settingsFor(ctx);
 	const trusted = decideProjectTrust(ctx.cwd, { agentDir: ctx.agentDir }).trusted;
 	const scopes: PackageScope[] = trusted ? ["project", "user"] : ["user"];
+	// Parsed once, up front: a bad source given here is its own error, not "no match".
+	const wanted = only === undefined ? undefined : parseScopedSource(only, ctx.cwd).identity;
 	let matched = false;
 	let failed = 0;
 	for (const scope of scopes) {
 		const base = scopeBaseDir(scope, ctx.cwd, ctx.agentDir);
 		for (const entry of packagesOf(settings, scope)) {
 			const source = sourceOf(entry) ?? "";
+			let parsed: ParsedSource | undefined;
 			try {
-				const parsed = parseScopedSource(source, base);
-				if (only !== undefined && parseScopedSource(only, ctx.cwd).identity !== parsed.identity) continue;
+				parsed = parseScopedSource(source, base);
+				if (wanted !== undefined && wanted !== parsed.identity) continue;
 				matched = true;
 				ctx.say(await updateOne(ctx, parsed, scope, settings));
 			} catch (error) {
-				if (only !== undefined && !matched) continue;
+				// An unparsable entry is not the one asked for; with no source given, every problem is reported.
+				if (wanted !== undefined && parsed === undefined) continue;
 				failed++;
 				process.stderr.write(`pier: package ${source} (${scope}): ${(error as Error).message}\n`);
 			}

@@ -90,6 +90,25 @@ describe("a package with an extension of each kind, filtered", () => {
 		assert.ok(model.extensions.every((e) => e.origin === "package" && e.package?.pinned === "v1"));
 	});
 
+	test("pi's own package.json#pi extensions list keeps working next to manifest directories", async () => {
+		using box = sandbox();
+		const repo = makeRepo(box, "pi-style");
+		repo.commit(
+			{
+				"package.json": JSON.stringify({ name: "pi-style", pi: { extensions: ["./src/main.ts"] } }),
+				"src/main.ts": tsExtension("x", "pi_manifest_ts", "from package.json#pi")["extensions/x.ts"]!,
+				...tsExtension("ignored", "convention_ts", "not listed in package.json#pi"),
+				...quickjsExtension("q", "pi-style-qjs", "pi_style_qjs", "q"),
+			},
+			"v1",
+		);
+		writeSettings(box.agent, { packages: [`${repo.url}@v1`] });
+		const run = await activeTools(box);
+		assert.ok(run.tools.includes("pi_manifest_ts"), `${run.tools}\n${run.stderr}`);
+		assert.ok(run.tools.includes("pi_style_qjs"));
+		assert.ok(!run.tools.includes("convention_ts"), "package.json#pi replaces the conventions, as in pi");
+	});
+
 	test("an empty filter loads nothing from the package; an omitted one loads everything", async () => {
 		using box = sandbox();
 		const repo = makeRepo(box, "all");

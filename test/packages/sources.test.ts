@@ -125,6 +125,13 @@ describe("refs are refused before git sees them", () => {
 		assert.equal(existsSync(join(box.agent, "git")), false);
 	});
 
+	test("-e with a git source checks its ref too (pi would hand it to git checkout)", async () => {
+		using box = sandbox();
+		const result = await box.pier(["run", "-e", "git:host.test/o/r@--upload-pack=x", "hello"]);
+		assert.equal(result.code, 0, result.stderr);
+		assert.match(result.stderr, /package "git:host\.test\/o\/r@--upload-pack=x": ref .* must not start with '-'/);
+	});
+
 	test("pier install of a bare repository path says to use its file:// URL", async () => {
 		using box = sandbox();
 		const repo = makeRepo(box, "plain");

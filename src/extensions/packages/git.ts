@@ -18,11 +18,19 @@ type GitSource = Extract<ParsedSource, { kind: "git" }>;
 
 const GIT_ENV = { GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "", SSH_ASKPASS: "" };
 
+/** The caller's environment without what would point git at another repository than the one named. */
+function gitEnv(): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_ENV };
+	for (const key of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR"])
+		delete env[key];
+	return env;
+}
+
 async function git(args: string[], cwd?: string): Promise<string> {
 	try {
 		const { stdout } = await run("git", ["-c", "color.ui=false", "-c", "advice.detachedHead=false", ...args], {
 			...(cwd ? { cwd } : {}),
-			env: { ...process.env, ...GIT_ENV },
+			env: gitEnv(),
 			maxBuffer: 16 * 1024 * 1024,
 			timeout: 120_000,
 		});
@@ -45,6 +53,8 @@ export function checkoutPath(scopeRoot: string, source: GitSource): string {
 
 /** The commit a checkout's HEAD is at, or undefined when it is not a readable git checkout. */
 export async function headOf(dir: string): Promise<string | undefined> {
+	// Without its own .git, git would answer for an enclosing repository (a project holding .pi/git/…).
+	if (!existsSync(join(dir, ".git"))) return undefined;
 	try {
 		return await git(["rev-parse", "--verify", "HEAD^{commit}"], dir);
 	} catch {
