@@ -32,8 +32,9 @@ export const PACKAGES_HELP = `Usage:
   pier install <source> [-l|--project]   install a package and add it to settings (-l: the project's .pi/)
   pier remove <source> [-l|--project]    remove it from settings and delete its checkout
   pier update [source]                   unpinned packages move to their latest; pinned ones to their pin
-  pier list [--json] [--cwd DIR] [-e DIR]
-                                         every extension pier would load, and why (starts nothing)
+  pier list [--json] [--check] [--cwd DIR] [-e DIR]
+                                         every extension pier would load, and why (starts nothing;
+                                         --check starts each process/QuickJS extension through its handshake)
 
 Sources: npm:name[@version], git:host/owner/repo[@ref], https://…, ssh://…, git://…, git@host:owner/repo,
 file:///path/to/repo[@ref], or a local directory. See docs/packages.md.
@@ -67,6 +68,7 @@ async function packagesCommandInner(command: Command, argv: readonly string[]): 
 			local: { type: "boolean", short: "l" },
 			project: { type: "boolean" },
 			json: { type: "boolean" },
+			check: { type: "boolean" },
 			cwd: { type: "string" },
 			extension: { type: "string", short: "e", multiple: true },
 			help: { type: "boolean", short: "h" },
@@ -85,7 +87,7 @@ async function packagesCommandInner(command: Command, argv: readonly string[]): 
 	const scope: PackageScope = values.local || values.project ? "project" : "user";
 	if (command === "list") {
 		if (positionals.length > 0) throw new ArgsError(`pier list takes no words, got ${positionals.join(" ")}`);
-		return list(ctx, values.json === true, values.extension ?? []);
+		return list(ctx, values.json === true, values.check === true, values.extension ?? []);
 	}
 	if (command === "update") {
 		if (positionals.length > 1) throw new ArgsError("pier update takes at most one source");
@@ -272,7 +274,7 @@ function projectPackages(cwd: string): unknown[] {
 	}
 }
 
-async function list(ctx: Context, json: boolean, cliDirs: readonly string[]): Promise<number> {
+async function list(ctx: Context, json: boolean, check: boolean, cliDirs: readonly string[]): Promise<number> {
 	const trust = decideProjectTrust(ctx.cwd, { agentDir: ctx.agentDir });
 	const model = await listExtensions({
 		cwd: ctx.cwd,
@@ -281,6 +283,7 @@ async function list(ctx: Context, json: boolean, cliDirs: readonly string[]): Pr
 		projectPackages: projectPackages(ctx.cwd),
 		cliManifestDirs: cliDirs.map((d) => resolve(ctx.cwd, d)),
 	});
+	if (check) await (await import("../extensions/packages/check.js")).checkExtensions(model);
 	if (json) {
 		process.stdout.write(`${JSON.stringify(model, null, 2)}\n`);
 		return 0;
@@ -307,7 +310,8 @@ function printList(model: ExtensionList, say: (line: string) => void): void {
 		const from = e.package ? `package ${e.package.source}` : e.origin;
 		const caps = e.capabilities.declared.length > 0 ? ` capabilities ${e.capabilities.declared.join(",")}` : "";
 		const granted = e.capabilities.granted.length > 0 ? ` granted ${e.capabilities.granted.join(",")}` : "";
-		say(`  ${e.state.padEnd(9)} ${e.id} [${e.kind}] ${e.scope} ${from}${caps}${granted}`);
+		const checked = e.checked ? " (started and stopped: ok)" : "";
+		say(`  ${e.state.padEnd(9)} ${e.id} [${e.kind}] ${e.scope} ${from}${caps}${granted}${checked}`);
 		if (e.reason) say(`            ${e.reason}`);
 	}
 }

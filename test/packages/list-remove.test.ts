@@ -95,6 +95,34 @@ describe("pier list", () => {
 	});
 });
 
+describe("pier list --check", () => {
+	test("starts each process and QuickJS extension through its handshake and reports the one that fails", async () => {
+		using box = sandbox();
+		const repo = makeRepo(box, "checked");
+		repo.commit(
+			{
+				...quickjsExtension("q", "ok-qjs", "q_tool", "q"),
+				...processExtension("p", "ok-proc", "p_tool", "p"),
+				"extensions/dies/pi-extension.json": JSON.stringify({ schemaVersion: 1, id: "dies", executable: "./main.mjs" }),
+				"extensions/dies/main.mjs": { mode: 0o755, text: `#!${process.execPath}\nprocess.exit(3);\n` },
+			},
+			"v1",
+		);
+		assert.equal((await box.pier(["install", `${repo.url}@v1`])).code, 0);
+		const quiet = JSON.parse((await box.pier(["list", "--json"])).stdout);
+		assert.ok(quiet.extensions.every((e: { state: string; checked?: boolean }) => e.state === "enabled" && !e.checked));
+		const result = await box.pier(["list", "--json", "--check"]);
+		assert.equal(result.code, 0, result.stderr);
+		const byId = new Map<string, { state: string; checked?: boolean; reason?: string }>(
+			JSON.parse(result.stdout).extensions.map((e: { id: string }) => [e.id, e]),
+		);
+		assert.deepEqual([byId.get("ok-qjs")?.state, byId.get("ok-qjs")?.checked], ["enabled", true]);
+		assert.deepEqual([byId.get("ok-proc")?.state, byId.get("ok-proc")?.checked], ["enabled", true]);
+		assert.equal(byId.get("dies")?.state, "failed");
+		assert.match(byId.get("dies")?.reason ?? "", /^failed to start: /);
+	});
+});
+
 describe("pier remove", () => {
 	test("removes the settings entry and leaves no checkout behind", async () => {
 		using box = sandbox();

@@ -25,6 +25,8 @@ export interface ListedExtension {
 	state: ExtensionState;
 	reason?: string;
 	capabilities: { declared: string[]; uiDeclared: string[]; granted: string[] };
+	/** `--check` only: it started through its handshake. */
+	checked?: boolean;
 }
 
 export interface ListedPackage {
