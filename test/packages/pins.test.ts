@@ -1,6 +1,7 @@
 /** Pins: install pinned, run, re-pin, run the other version; update moves an unpinned package; a missing pin fails. */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { activeTools, makeRepo, quickjsExtension, type Sandbox, sandbox, writeSettings } from "./helpers.js";
@@ -70,5 +71,37 @@ describe("git packages follow their pins", () => {
 		assert.equal(existsSync(checkout), false, "a failed pin leaves no checkout");
 		const again = await activeTools(box);
 		assert.ok(!again.tools.some((t) => t.startsWith("weather")), "never the default branch");
+	});
+
+	test("a re-pin that fails keeps the previous checkout untouched and loads nothing until the pin is fixed", async () => {
+		using box = sandbox();
+		const repo = versioned(box);
+		assert.equal((await box.pier(["install", `${repo.url}@v1`])).code, 0);
+		const checkout = join(box.agent, "git", "file", repo.bare.replace(/\.git$/, ""));
+		const head = () =>
+			execFileSync("git", ["rev-parse", "HEAD"], { cwd: checkout, env: { ...process.env, ...box.env } });
+		const v1 = head().toString();
+		writeSettings(box.agent, { packages: [`${repo.url}@nope`] });
+		const failed = await activeTools(box);
+		assert.match(failed.stderr, /pin "nope" cannot be checked out/);
+		assert.ok(!failed.tools.some((t) => t.startsWith("weather")), "the old checkout must not load for another pin");
+		assert.equal(head().toString(), v1, "the staged failure left the checkout as it was");
+		assert.deepEqual(
+			readdirSync(join(checkout, "..")).filter((n) => n.includes(".pier-")),
+			[],
+			"no staging directory is left behind",
+		);
+		writeSettings(box.agent, { packages: [`${repo.url}@v1`] });
+		assert.ok((await activeTools(box)).tools.includes("weather_v1"));
+	});
+
+	test("two runs that both find the package missing install it once, under the lock, and both load it", async () => {
+		using box = sandbox();
+		const repo = versioned(box);
+		writeSettings(box.agent, { packages: [`${repo.url}@v2`] });
+		const [a, b] = await Promise.all([activeTools(box), activeTools(box)]);
+		assert.ok(a.tools.includes("weather_v2"), a.stderr);
+		assert.ok(b.tools.includes("weather_v2"), b.stderr);
+		assert.equal(existsSync(join(box.agent, ".pier-packages.lock")), false, "the lock is released");
 	});
 });
