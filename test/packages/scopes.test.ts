@@ -4,7 +4,7 @@
  * until the project (or an ancestor of it) is trusted.
  */
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { activeTools, type Files, makeRepo, quickjsExtension, sandbox, writeSettings } from "./helpers.js";
@@ -41,8 +41,12 @@ describe("package scopes", () => {
 		const project = join(box.root, "project");
 		mkdirSync(project);
 		writeSettings(box.agent, { packages: [`${repo.url}@v1`] });
-		writeSettings(join(project, ".pi"), { packages: [`${repo.url}@v2`] });
 		assert.equal((await box.pier(["trust", project])).code, 0);
+		const local = await box.pier(["install", "-l", `${repo.url}@v2`], { cwd: project });
+		assert.equal(local.code, 0, local.stderr);
+		assert.deepEqual(JSON.parse(readFileSync(join(project, ".pi", "settings.json"), "utf8")).packages, [
+			`${repo.url}@v2`,
+		]);
 
 		const run = await activeTools(box, project);
 		assert.ok(run.tools.includes("shared_v2"), `${run.tools}\n${run.stderr}`);
