@@ -4,13 +4,13 @@
  * nothing of the developer's setup is read and nothing leaves the machine.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { REPO_ROOT, runPier } from "../helpers/pier-cli.js";
 
-export type Files = Record<string, string | { text: string; mode: number }>;
+export type Files = Record<string, string | { text: string; mode: number } | { symlink: string }>;
 
 export interface Sandbox {
 	root: string;
@@ -45,6 +45,7 @@ function write(dir: string, files: Files): void {
 		const file = join(dir, path);
 		mkdirSync(dirname(file), { recursive: true });
 		if (typeof content === "string") writeFileSync(file, content);
+		else if ("symlink" in content) symlinkSync(content.symlink, file);
 		else writeFileSync(file, content.text, { mode: content.mode });
 	}
 }

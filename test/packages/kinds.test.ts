@@ -52,18 +52,22 @@ describe("a package with an extension of each kind, filtered", () => {
 				...quickjsExtension("delta-b", "delta-b", "delta_b", "delta b"),
 				...quickjsExtension(".hidden", "hidden", "hidden_tool", "hidden"),
 				...quickjsExtension("node_modules/dep", "dep", "dep_tool", "dep"),
+				// A symlinked directory could point anywhere on the machine: skipped, as rpi does.
+				...quickjsExtension("../outside/linked", "linked", "linked_tool", "linked"),
+				"outside/linked/index.js": doubleFaced("x", marker)["extensions/x/index.js"]!,
+				"extensions/link": { symlink: "../outside/linked" },
 				...doubleFaced("omega", marker),
 			},
 			"v1",
 		);
-		const filter = ["alpha", "beta-qjs", "gamma", "delta-*", "!delta-b", "omega"];
+		const filter = ["alpha", "beta-qjs", "gamma", "delta-*", "!delta-b", "omega", "link", "linked"];
 		writeSettings(box.agent, { packages: [{ source: `${repo.url}@v1`, extensions: filter }] });
 
 		const run = await activeTools(box);
 		assert.equal(run.code, 0, run.stderr);
 		for (const tool of ["alpha_ts", "beta_qjs", "gamma_proc", "delta_a", "omega"])
 			assert.ok(run.tools.includes(tool), `${tool} missing from ${run.tools}\n${run.stderr}`);
-		for (const tool of ["zeta_ts", "delta_b", "hidden_tool", "dep_tool"])
+		for (const tool of ["zeta_ts", "delta_b", "hidden_tool", "dep_tool", "linked_tool"])
 			assert.ok(!run.tools.includes(tool), `${tool} should not load`);
 
 		const proc = await box.pier(["run", "gamma_proc {}"]);

@@ -4,7 +4,7 @@
  * conventions keep working), each marked enabled or not by the entry's filter (filter.ts, one matcher for all).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { basename, extname, join, relative, sep } from "node:path";
+import { basename, dirname, extname, join, relative, sep } from "node:path";
 import { DefaultPackageManager, SettingsManager } from "@earendil-works/pi-coding-agent";
 import { MANIFEST_FILE } from "../manifest.js";
 import { type FilterCandidate, isSelected } from "./filter.js";
@@ -62,8 +62,17 @@ function manifestFacts(dir: string): { kind: ExtensionKind; id?: string } {
 	}
 }
 
-function insideAny(path: string, dirs: readonly string[]): boolean {
-	return dirs.some((dir) => path === dir || path.startsWith(`${dir}${sep}`));
+/**
+ * Whether a file pi found lies in a directory holding a pi-extension.json (below the package root): pier's, even
+ * when pier skipped it (a symlinked manifest directory is loaded by neither).
+ */
+function inManifestDir(file: string, root: string): boolean {
+	let dir = dirname(file);
+	while (dir.startsWith(`${root}${sep}`)) {
+		if (existsSync(join(dir, MANIFEST_FILE))) return true;
+		dir = dirname(dir);
+	}
+	return false;
 }
 
 /** pi's extension files of a package directory, as pi itself would find them (its manifest and conventions). */
@@ -102,7 +111,7 @@ export async function packageExtensions(
 	}
 	for (const file of await piExtensionFiles(root)) {
 		// A manifest directory's index.js is pier's runtime's to run, never pi's in Node.
-		if (insideAny(file, manifests)) continue;
+		if (inManifestDir(file, root)) continue;
 		const stem = basename(file, extname(file));
 		const name = stem === "index" ? basename(join(file, "..")) : stem;
 		out.push({
