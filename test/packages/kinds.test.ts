@@ -113,6 +113,24 @@ describe("a package with an extension of each kind, filtered", () => {
 		assert.ok(!run.tools.includes("convention_ts"), "package.json#pi replaces the conventions, as in pi");
 	});
 
+	test("a repository that is one extension (pi-extension.json at its root) is a package of that extension", async () => {
+		using box = sandbox();
+		const marker = join(box.root, "NODE-MARKER");
+		const repo = makeRepo(box, "single");
+		const files = doubleFaced("single", marker);
+		repo.commit(
+			{
+				"pi-extension.json": files["extensions/single/pi-extension.json"]!,
+				"index.js": files["extensions/single/index.js"]!,
+			},
+			"v1",
+		);
+		assert.equal((await box.pier(["install", `${repo.url}@v1`])).code, 0);
+		const run = await box.pier(["run", "omega {}"]);
+		assert.match(run.stdout, /process is undefined/, run.stderr);
+		assert.equal(existsSync(marker), false, "pi's loader ran the root index.js in Node");
+	});
+
 	test("an empty filter loads nothing from the package; an omitted one loads everything", async () => {
 		using box = sandbox();
 		const repo = makeRepo(box, "all");

@@ -26,11 +26,13 @@ export interface PackageExtension {
 const posix = (path: string) => path.split(sep).join("/");
 
 /**
- * Every directory under `<root>/extensions` holding a pi-extension.json, skipping hidden entries, symlinks and
+ * The package root when it holds a pi-extension.json itself, else every directory under `<root>/extensions` holding one, skipping hidden entries, symlinks and
  * node_modules (a package must not reach outside itself, nor run what its dependencies ship); a manifest directory
  * is not searched further.
  */
 export function manifestDirsOf(root: string): string[] {
+	// A repository that is one extension (pi-extension.json at its root) is a package of just that extension.
+	if (existsSync(join(root, MANIFEST_FILE))) return [root];
 	const found: string[] = [];
 	const walk = (dir: string) => {
 		let entries: import("node:fs").Dirent[];
@@ -63,12 +65,12 @@ function manifestFacts(dir: string): { kind: ExtensionKind; id?: string } {
 }
 
 /**
- * Whether a file pi found lies in a directory holding a pi-extension.json (below the package root): pier's, even
+ * Whether a file pi found lies in a directory holding a pi-extension.json (the root or below): pier's, even
  * when pier skipped it (a symlinked manifest directory is loaded by neither).
  */
 function inManifestDir(file: string, root: string): boolean {
 	let dir = dirname(file);
-	while (dir.startsWith(`${root}${sep}`)) {
+	while (dir === root || dir.startsWith(`${root}${sep}`)) {
 		if (existsSync(join(dir, MANIFEST_FILE))) return true;
 		dir = dirname(dir);
 	}
@@ -103,7 +105,7 @@ export async function packageExtensions(
 		out.push({
 			kind: facts.kind,
 			path: dir,
-			rel: posix(relative(root, dir)),
+			rel: posix(relative(root, dir)) || ".",
 			name,
 			...(facts.id ? { id: facts.id } : {}),
 			enabled: isSelected(candidate(root, dir, names), filter),
