@@ -281,7 +281,7 @@ async function list(ctx: Context, json: boolean, check: boolean, cliDirs: readon
 		agentDir: ctx.agentDir,
 		trust,
 		projectPackages: projectPackages(ctx.cwd),
-		cliManifestDirs: cliDirs.map((d) => resolve(ctx.cwd, d)),
+		cliPaths: cliDirs.map((d) => resolve(ctx.cwd, d)),
 	});
 	if (check) await (await import("../extensions/packages/check.js")).checkExtensions(model);
 	if (json) {

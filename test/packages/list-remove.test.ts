@@ -33,7 +33,9 @@ describe("pier list", () => {
 			(await import("node:fs")).writeFileSync(file, text as string);
 		}
 
-		const result = await box.pier(["list", "--json"]);
+		const cliTs = join(box.root, "cli-ext.ts");
+		(await import("node:fs")).writeFileSync(cliTs, "export default function () {}\n");
+		const result = await box.pier(["list", "--json", "-e", cliTs]);
 		assert.equal(result.code, 0, result.stderr);
 		const model = JSON.parse(result.stdout);
 		assert.deepEqual(Object.keys(model), TOP);
@@ -62,6 +64,10 @@ describe("pier list", () => {
 		assert.deepEqual(
 			[byId.get("mine")!.origin, byId.get("mine")!.kind, byId.get("mine")!.state],
 			["user", "quickjs", "enabled"],
+		);
+		assert.deepEqual(
+			[byId.get("cli-ext")!.origin, byId.get("cli-ext")!.kind, byId.get("cli-ext")!.state],
+			["cli", "typescript", "enabled"],
 		);
 	});
 

@@ -5,6 +5,7 @@
  */
 import { basename, join } from "node:path";
 import { DefaultPackageManager } from "@earendil-works/pi-coding-agent";
+import { isManifestPath } from "../bridge/discovery.js";
 import { readGrants } from "../grants/store.js";
 import { loadManifest } from "../manifest.js";
 import type { TrustDecision } from "../trust.js";
@@ -155,7 +156,8 @@ export async function listExtensions(options: {
 	trust: TrustDecision;
 	/** The project's own `packages` entries (shown as untrusted when it is not trusted). */
 	projectPackages: readonly unknown[];
-	cliManifestDirs?: readonly string[];
+	/** `-e` paths, as the run would get them. */
+	cliPaths?: readonly string[];
 }): Promise<ExtensionList> {
 	const { cwd, agentDir, trust } = options;
 	const resolution: PackageResolution = await resolvePackages({
@@ -167,8 +169,22 @@ export async function listExtensions(options: {
 		install: false,
 	});
 	const extensions: ListedExtension[] = [];
-	for (const dir of options.cliManifestDirs ?? [])
-		extensions.push(manifestEntry(dir, { origin: "cli", scope: "cli" }, true, false, agentDir));
+	for (const path of options.cliPaths ?? []) {
+		if (isManifestPath(path)) {
+			extensions.push(manifestEntry(path, { origin: "cli", scope: "cli" }, true, false, agentDir));
+			continue;
+		}
+		// pi loads the rest of -e itself (a file, a directory, or a package source it installs temporarily).
+		extensions.push({
+			id: basename(path).replace(/\.[cm]?[jt]s$/, ""),
+			kind: /\.[cm]?js$/.test(path) ? "javascript" : "typescript",
+			origin: "cli",
+			scope: "cli",
+			path,
+			state: "enabled",
+			capabilities: { declared: [], uiDeclared: [], granted: [] },
+		});
+	}
 	for (const dir of manifestDirsIn(join(agentDir, "extensions")))
 		extensions.push(manifestEntry(dir, { origin: "user", scope: "user" }, true, false, agentDir));
 	for (const dir of manifestDirsIn(join(cwd, ".pi", "extensions")))
