@@ -14,6 +14,7 @@ import {
 	matchesPin,
 	removeCheckout,
 	stageAndSwap,
+	updatePinned,
 	updateUnpinned,
 } from "../extensions/packages/git.js";
 import { type ExtensionList, listExtensions } from "../extensions/packages/list.js";
@@ -258,7 +259,7 @@ async function updateOne(
 		const before = await headOf(target);
 		// A pinned package is reconciled to its pin (a moved branch pin moves with it); unpinned: the remote's HEAD.
 		const to = parsed.pinned
-			? await stageAndSwap(target, scopeRoot, parsed)
+			? await updatePinned(target, scopeRoot, parsed)
 			: (await updateUnpinned(target, scopeRoot, parsed)).to;
 		if (before === to) return `${label}: up to date at ${to.slice(0, 12)}`;
 		return `${label}: updated ${before ? before.slice(0, 12) : "(not installed)"} → ${to.slice(0, 12)}`;

@@ -29,6 +29,9 @@ describe("git packages follow their pins", () => {
 		const v2 = await activeTools(box);
 		assert.ok(v2.tools.includes("weather_v2"), v2.stderr);
 		assert.ok(!v2.tools.includes("weather_v1"));
+		const update = await box.pier(["update"]);
+		assert.equal(update.code, 0, update.stderr);
+		assert.match(update.stdout, /weather\.git@v2 \(user\): up to date at [0-9a-f]{12}/);
 	});
 
 	test("pier install of a new pin replaces the entry and re-checks-out", async () => {

@@ -162,6 +162,22 @@ export async function updateUnpinned(
 	return { ...(from ? { from } : {}), to };
 }
 
+/**
+ * `pier update` of a pinned checkout: nothing when the remote's ref still names the commit checked out (a tag),
+ * else a fresh staged clone at the pin (a branch pin that moved, or a pin the checkout does not match).
+ */
+export async function updatePinned(target: string, scopeRoot: string, source: GitSource): Promise<string> {
+	const head = await headOf(target);
+	if (head && source.ref && (await matchesPin(target, source))) {
+		const lines = await git(["ls-remote", "--end-of-options", source.repo, source.ref]).catch(() => "");
+		const rows = lines.split("\n").map((l) => l.split("\t"));
+		// An annotated tag's commit is its peeled `^{}` line.
+		const remote = (rows.find((r) => r[1]?.endsWith("^{}")) ?? rows[0])?.[0];
+		if (remote === head) return head;
+	}
+	return stageAndSwap(target, scopeRoot, source);
+}
+
 /** Deletes a checkout and the directories it leaves empty, up to the scope's git root (pi's pruning). */
 export function removeCheckout(target: string, scopeRoot: string): boolean {
 	if (!existsSync(target)) return false;
