@@ -39,6 +39,7 @@ import {
 	projectContentAllowed,
 	type TrustDecision,
 } from "../extensions/trust.js";
+import { type PackageResolution, packageManifestSources, resolvePackages } from "../extensions/packages/resolve.js";
 import { resourceOverridesForTrust, settingsForTrust } from "../extensions/trust-settings.js";
 import { canonicalDir, TrustStoreError } from "../extensions/trust-store.js";
 import { installDemoModel } from "./demo-model.js";
@@ -147,7 +148,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	const customTools = (options.tools ?? []).map(asToolDefinition);
 	const requested = options.model ? parseModelRef(options.model) : undefined;
 	const started = await startProtocolExtensions(options, cwd, agentDir, trust);
-	const { extensionHost, piExtensionPaths, startupDiagnostics, reloadProtocolExtensions, report } = started;
+	const { extensionHost, piExtensionPaths, startupDiagnostics, reloadProtocolExtensions, report, packages } = started;
 	trust = started.trust;
 	// Always bridged, even when empty: a /reload may bring protocol extensions in later.
 	const extensionFactories = [
@@ -171,7 +172,15 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 		// A session switched to another project (/resume, /new in another cwd) gets that project's own decision,
 		// never the first one's (no hooks or question here: undecided stays untrusted).
 		let here = canonicalDir(cwd) === trust.cwd ? trust : initialTrust(cwd, agentDir, options.approve);
-		const settingsManager = settingsForTrust({ cwd, agentDir, trust: () => here });
+		const settingsManager = settingsForTrust({
+			cwd,
+			agentDir,
+			trust: () => here,
+			// Read at every settings access: a /reload re-resolves packages.
+			get packages() {
+				return packages();
+			},
+		});
 		const services = await createAgentSessionServices({
 			cwd,
 			agentDir,
@@ -292,6 +301,8 @@ async function startProtocolExtensions(
 	reloadProtocolExtensions: (trust: TrustDecision) => Promise<LoadReport>;
 	/** Tells the user something after start-up. */
 	report: (diagnostic: HostDiagnostic) => void;
+	/** The packages as last resolved (pi's loader is shown them through the settings view). */
+	packages: () => PackageResolution;
 }> {
 	const startupDiagnostics: AgentSessionRuntimeDiagnostic[] = [];
 	let started = false;
@@ -318,7 +329,15 @@ async function startProtocolExtensions(
 		// Start-up problems join the session's diagnostics; later ones (a crash) are reported live.
 		onDiagnostic: (d) => (started ? report(d) : startupDiagnostics.push({ type: d.type, message: d.message })),
 	});
-	const discover = (decision: TrustDecision) => {
+	const discover = async (decision: TrustDecision) => {
+		// Each package on its own: a failed one is a diagnostic, never the end of the session.
+		const packages = await resolvePackages({
+			cwd,
+			agentDir,
+			settingsManager: settingsForTrust({ cwd, agentDir, trust: decision, packages: "as-configured" }),
+			projectTrusted: projectContentAllowed(decision),
+			install: true,
+		});
 		const discovery = discoverProtocolExtensions({
 			cwd,
 			agentDir,
@@ -326,6 +345,7 @@ async function startProtocolExtensions(
 			includeDiscovered: !options.noExtensions,
 			projectTrusted: projectContentAllowed(decision),
 		});
+		if (!options.noExtensions) discovery.sources.push(...packageManifestSources(packages));
 		const { specs, diagnostics } = protocolSpecs(discovery.sources, {
 			cwd,
 			projectTrusted: decision.trusted,
@@ -333,9 +353,9 @@ async function startProtocolExtensions(
 			...(configured.maxFrameBytes ? { maxFrameBytes: configured.maxFrameBytes } : {}),
 			...(configured.environment ? { environment: configured.environment } : {}),
 		});
-		return { discovery, specs, diagnostics };
+		return { discovery, specs, diagnostics: [...packages.diagnostics, ...diagnostics], packages };
 	};
-	let round = discover(trust);
+	let round = await discover(trust);
 	if (round.specs.length > 0) await extensionHost.load(round.specs);
 	// The project's own extensions are not loaded yet: the user's may decide its trust now, then the user.
 	try {
@@ -353,7 +373,7 @@ async function startProtocolExtensions(
 		}
 		if (trust.trusted && !before) {
 			if (trust.reason) startupDiagnostics.push({ type: "info", message: trust.reason });
-			round = discover(trust);
+			round = await discover(trust);
 			await extensionHost.reload(round.specs);
 		}
 	} catch (error) {
@@ -364,8 +384,9 @@ async function startProtocolExtensions(
 		startupDiagnostics.push({ type: "error", message });
 	started = true;
 	const reloadProtocolExtensions = async (decision: TrustDecision) => {
-		const next = discover(decision);
+		const next = await discover(decision);
 		for (const message of [...next.discovery.diagnostics, ...next.diagnostics]) report({ type: "error", message });
+		round = next;
 		return extensionHost.reload(next.specs);
 	};
 	return {
@@ -375,6 +396,7 @@ async function startProtocolExtensions(
 		trust,
 		reloadProtocolExtensions,
 		report,
+		packages: () => round.packages,
 	};
 }
 

@@ -13,9 +13,11 @@ export type Command =
 	| "interactive"
 	| "rpc"
 	| GrantCommand
+	| PackageCommand
 	| "help"
 	| "version";
 export type GrantCommand = "grant" | "revoke";
+export type PackageCommand = "install" | "remove" | "update" | "list";
 
 export interface CliArgs {
 	command: Command;
@@ -66,6 +68,10 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 		return { ...args, command: first, rest: rest.slice(1) };
 	} else if (first === "grant" || first === "revoke") {
 		return { ...args, command: first, rest: rest.slice(1) };
+	} else if (first === "install" || first === "remove" || first === "update" || first === "list") {
+		return { ...args, command: first, rest: rest.slice(1) };
+	} else if (first === "uninstall") {
+		return { ...args, command: "remove", rest: rest.slice(1) };
 	} else if (first === "help") {
 		return { ...args, command: "help" };
 	}
@@ -177,6 +183,10 @@ Usage:
                                   list saved sessions (all projects, or one)
   pier trust [dir] [--parent]     trust a project (stored in <agentDir>/trust.json; pier trust --help)
   pier untrust [dir]              do not trust it
+  pier install <source> [-l]      install a package (npm, git, file://, local) into settings (pier install --help)
+  pier remove <source> [-l]       remove it and its checkout
+  pier update [source]            move unpinned packages to their latest, pinned ones to their pin
+  pier list [--json]              every extension pier would load, its kind, state and package (starts nothing)
   pier ext validate <dir>         check a pi-extension.json package
   pier ext invoke <dir> --tool NAME --args JSON | --command NAME [--args TEXT]
                   | --event NAME --data JSON  [--timeout-ms N]

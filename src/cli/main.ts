@@ -43,6 +43,11 @@ export async function main(argv: readonly string[]): Promise<number> {
 			case "trust":
 			case "untrust":
 				return await (await import("./trust.js")).trustCommand(args.command, args.rest);
+			case "install":
+			case "remove":
+			case "update":
+			case "list":
+				return await (await import("./packages.js")).packagesCommand(args.command, args.rest);
 			case "run":
 				return await (await import("./run.js")).runOnce(args);
 			case "rpc":
@@ -53,7 +58,13 @@ export async function main(argv: readonly string[]): Promise<number> {
 	} catch (error) {
 		const { PierUsageError } = await import("../agent/session-factory.js");
 		const { TrustStoreError } = await import("../extensions/trust-store.js");
-		if (error instanceof PierUsageError || error instanceof ArgsError || error instanceof TrustStoreError) {
+		const { PackageSourceError } = await import("../extensions/packages/sources.js");
+		if (
+			error instanceof PierUsageError ||
+			error instanceof ArgsError ||
+			error instanceof TrustStoreError ||
+			error instanceof PackageSourceError
+		) {
 			process.stderr.write(`pier: ${error.message}\n`);
 			return 2;
 		}

@@ -27,6 +27,8 @@ import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { type CreateAgentSessionServicesOptions, SettingsManager } from "@earendil-works/pi-coding-agent";
 import { projectConfigDir } from "../agent/paths.js";
 import { enclosingManifestDir, manifestDirsIn } from "./manifest-dirs.js";
+import { piPackageEntries } from "./packages/pi-view.js";
+import type { PackageResolution } from "./packages/resolve.js";
 import { guardPiLoads } from "./pi-load-guard.js";
 import {
 	isProjectContextFile,
@@ -62,6 +64,12 @@ export interface TrustedSettingsOptions {
 	cwd: string;
 	agentDir: string;
 	trust: LiveTrust;
+	/**
+	 * pier's resolution of the configured packages: pi is shown each loading package as its directory, with only
+	 * the TypeScript/JavaScript files pier enabled. Without it pi sees no packages at all, so its loader never
+	 * installs one itself; `"as-configured"` shows the entries as written (what pier's resolver reads).
+	 */
+	packages?: PackageResolution | "as-configured";
 }
 
 /** pi's settings for `cwd` as pier's trust decision and manifest directories allow. */
@@ -129,7 +137,19 @@ class TrustedSettingsStorage implements SettingsStorage {
 			: join(projectConfigDir(this.options.cwd), "settings.json");
 	}
 
-	private present(scope: SettingsScope, settings: Settings): Settings {
+	/** pi sees packages only as pier resolved them (pi-view.ts), or none before pier resolved them. */
+	private presentPackages(scope: SettingsScope, settings: Settings): Settings {
+		const packages = this.options.packages;
+		if (packages === "as-configured") return settings;
+		const entries = packages
+			? piPackageEntries(packages, scope === "global" ? "user" : "project", this.options.cwd)
+			: [];
+		if (entries.length === 0 && !("packages" in settings)) return settings;
+		return { ...settings, packages: entries };
+	}
+
+	private present(scope: SettingsScope, file: Settings): Settings {
+		const settings = this.presentPackages(scope, file);
 		const base = scope === "global" ? this.options.agentDir : projectConfigDir(this.options.cwd);
 		const manifestDirs = manifestDirsIn(join(base, "extensions"));
 		const listed = Array.isArray(settings.extensions) ? (settings.extensions as unknown[]) : undefined;

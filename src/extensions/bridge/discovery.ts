@@ -9,6 +9,7 @@ import { basename, join, resolve } from "node:path";
 import { projectConfigDir } from "../../agent/paths.js";
 import type { ExtensionSpec } from "../host/instance.js";
 import { type ExtensionOrigin, loadManifest, MANIFEST_FILE } from "../manifest.js";
+import { parseSource } from "../packages/sources.js";
 import { processSpec } from "../runtimes/process/launcher.js";
 import { quickjsSpec } from "../runtimes/quickjs/launcher.js";
 import { enclosingManifestDir, manifestDirsIn } from "../manifest-dirs.js";
@@ -16,6 +17,8 @@ import { enclosingManifestDir, manifestDirsIn } from "../manifest-dirs.js";
 export interface ManifestSource {
 	path: string;
 	origin: ExtensionOrigin;
+	/** A package's identity (`git:host/owner/repo`, …): the process's `PI_EXTENSION_PACKAGE_ID`. */
+	packageId?: string;
 }
 
 export interface Discovery {
@@ -37,6 +40,11 @@ export function isManifestPath(path: string): boolean {
 	}
 }
 
+/** Whether `-e` names a package source (npm or git) rather than a path. */
+function isPackageSource(path: string): boolean {
+	return /^(npm:|git:|[a-z][a-z0-9+.-]*:\/\/|git@)/i.test(path);
+}
+
 export function discoverProtocolExtensions(options: {
 	cwd: string;
 	agentDir: string;
@@ -54,7 +62,17 @@ export function discoverProtocolExtensions(options: {
 			discovery.diagnostics.push(
 				`-e ${path}: ${absolute} is inside the pier extension directory ${manifestDir} (it has ${MANIFEST_FILE}); pass -e ${manifestDir} to load that extension`,
 			);
-		else discovery.piPaths.push(absolute);
+		else if (!existsSync(absolute) && isPackageSource(path)) {
+			// pi's own `-e <package source>` (a temporary install), with the source and ref checked first.
+			try {
+				const parsed = parseSource(path);
+				if (parsed.kind === "git" && parsed.host === "file")
+					throw new Error(`-e ${path}: file:// repositories load as settings packages: pier install ${path}`);
+				discovery.piPaths.push(path);
+			} catch (error) {
+				discovery.diagnostics.push((error as Error).message);
+			}
+		} else discovery.piPaths.push(absolute);
 	}
 	if (!options.includeDiscovered) return discovery;
 	for (const dir of manifestDirsIn(join(options.agentDir, "extensions")))
@@ -102,10 +120,12 @@ export function protocolSpecs(
 					projectTrusted: options.projectTrusted,
 					...(options.maxFrameBytes ? { maxFrameBytes: options.maxFrameBytes } : {}),
 					...(options.environment ? { environment: options.environment } : {}),
+					...(source.packageId ? { packageId: source.packageId } : {}),
 				}),
 			);
 		} catch (error) {
-			diagnostics.push((error as Error).message);
+			const message = (error as Error).message;
+			diagnostics.push(source.packageId ? `package ${source.packageId}: ${message}` : message);
 		}
 	}
 	return { specs, diagnostics };

@@ -1,0 +1,318 @@
+/**
+ * `pier install | remove | update | list`: pi's package commands and settings (so a pi user's installs work in
+ * pier and the other way round), with pier's source checks, pins that hold, staged installs, and a `list` that
+ * shows every extension pier would load and why.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { DefaultPackageManager, SettingsManager } from "@earendil-works/pi-coding-agent";
+import { agentDir as defaultAgentDir } from "../agent/paths.js";
+import {
+	checkoutPath,
+	headOf,
+	matchesPin,
+	removeCheckout,
+	stageAndSwap,
+	updatePinned,
+	updateUnpinned,
+} from "../extensions/packages/git.js";
+import { type ExtensionList, listExtensions } from "../extensions/packages/list.js";
+import { withPackageLock } from "../extensions/packages/lock.js";
+import {
+	type PackageScope,
+	type ParsedSource,
+	PackageSourceError,
+	parseScopedSource,
+	scopeBaseDir,
+} from "../extensions/packages/sources.js";
+import { decideProjectTrust } from "../extensions/trust.js";
+import { ArgsError } from "./args.js";
+
+export const PACKAGES_HELP = `Usage:
+  pier install <source> [-l|--project]   install a package and add it to settings (-l: the project's .pi/)
+  pier remove <source> [-l|--project]    remove it from settings and delete its checkout
+  pier update [source]                   unpinned packages move to their latest; pinned ones to their pin
+  pier list [--json] [--check] [--cwd DIR] [-e DIR]
+                                         every extension pier would load, and why (starts nothing;
+                                         --check starts each process/QuickJS extension through its handshake)
+
+Sources: npm:name[@version], git:host/owner/repo[@ref], https://…, ssh://…, git://…, git@host:owner/repo,
+file:///path/to/repo[@ref], or a local directory. See docs/packages.md.
+`;
+
+type Command = "install" | "remove" | "update" | "list";
+
+interface Context {
+	cwd: string;
+	agentDir: string;
+	say: (line: string) => void;
+}
+
+export async function packagesCommand(command: Command, argv: readonly string[]): Promise<number> {
+	try {
+		return await packagesCommandInner(command, argv);
+	} catch (error) {
+		if (error instanceof ArgsError || error instanceof PackageSourceError) throw error;
+		if ((error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) throw new ArgsError((error as Error).message);
+		// git, npm and the file system fail with a message worth reading, not a stack trace.
+		process.stderr.write(`pier: ${command}: ${(error as Error).message}\n`);
+		return 1;
+	}
+}
+
+async function packagesCommandInner(command: Command, argv: readonly string[]): Promise<number> {
+	const { values, positionals } = parseArgs({
+		args: [...argv],
+		allowPositionals: true,
+		options: {
+			local: { type: "boolean", short: "l" },
+			project: { type: "boolean" },
+			json: { type: "boolean" },
+			check: { type: "boolean" },
+			cwd: { type: "string" },
+			extension: { type: "string", short: "e", multiple: true },
+			help: { type: "boolean", short: "h" },
+		},
+		strict: true,
+	});
+	if (values.help) {
+		process.stdout.write(PACKAGES_HELP);
+		return 0;
+	}
+	const ctx: Context = {
+		cwd: resolve(values.cwd ?? process.cwd()),
+		agentDir: defaultAgentDir(),
+		say: (line) => process.stdout.write(`${line}\n`),
+	};
+	const scope: PackageScope = values.local || values.project ? "project" : "user";
+	if (command === "list") {
+		if (positionals.length > 0) throw new ArgsError(`pier list takes no words, got ${positionals.join(" ")}`);
+		return list(ctx, values.json === true, values.check === true, values.extension ?? []);
+	}
+	if (command === "update") {
+		if (positionals.length > 1) throw new ArgsError("pier update takes at most one source");
+		return update(ctx, positionals[0]);
+	}
+	if (positionals.length !== 1) throw new ArgsError(`pier ${command} needs one source: pier ${command} <source> [-l]`);
+	if (scope === "project") refuseUntrustedProject(ctx);
+	return command === "install" ? install(ctx, positionals[0]!, scope) : remove(ctx, positionals[0]!, scope);
+}
+
+/** rpi's rule: an untrusted project's package storage is not touched, not even by its own commands. */
+function refuseUntrustedProject(ctx: Context): void {
+	const trust = decideProjectTrust(ctx.cwd, { agentDir: ctx.agentDir });
+	if (!trust.trusted)
+		throw new ArgsError(
+			`project ${trust.cwd} is not trusted; refusing to change its packages (trust it first with \`pier trust ${trust.cwd}\`)`,
+		);
+}
+
+function settingsFor(ctx: Context): SettingsManager {
+	return SettingsManager.create(ctx.cwd, ctx.agentDir);
+}
+
+function packagesOf(settings: SettingsManager, scope: PackageScope): unknown[] {
+	return [...((scope === "project" ? settings.getProjectSettings() : settings.getGlobalSettings()).packages ?? [])];
+}
+
+async function savePackages(settings: SettingsManager, scope: PackageScope, packages: unknown[]): Promise<void> {
+	type Entries = Parameters<SettingsManager["setPackages"]>[0];
+	if (scope === "project") settings.setProjectPackages(packages as Entries);
+	else settings.setPackages(packages as Entries);
+	await settings.flush();
+}
+
+const sourceOf = (entry: unknown) =>
+	typeof entry === "string" ? entry : ((entry as { source?: unknown } | null)?.source as string | undefined);
+
+/** The index of the entry of the same package (pi's identity), if any. */
+function indexOfIdentity(entries: readonly unknown[], identity: string, base: string): number {
+	return entries.findIndex((entry) => {
+		const source = sourceOf(entry);
+		if (typeof source !== "string") return false;
+		try {
+			return parseScopedSource(source, base).identity === identity;
+		} catch {
+			return false;
+		}
+	});
+}
+
+/** The source as settings store it: local paths relative to the scope's directory, as pi writes them. */
+function settingsSource(parsed: ParsedSource, base: string): string {
+	if (parsed.kind !== "local") return parsed.source;
+	const rel = relative(base, parsed.path);
+	return rel === "" ? "." : rel.startsWith("..") || rel.startsWith("/") ? rel : `./${rel}`;
+}
+
+async function installParsed(ctx: Context, parsed: ParsedSource, scope: PackageScope): Promise<string> {
+	const scopeRoot = scopeBaseDir(scope, ctx.cwd, ctx.agentDir);
+	if (parsed.kind === "local") {
+		if (!existsSync(parsed.path) || !statSync(parsed.path).isDirectory())
+			throw new PackageSourceError(parsed.source, `${parsed.path} is not a directory`);
+		return parsed.path;
+	}
+	if (parsed.kind === "npm") {
+		const manager = new DefaultPackageManager({
+			cwd: ctx.cwd,
+			agentDir: ctx.agentDir,
+			settingsManager: settingsFor(ctx),
+		});
+		await withPackageLock(ctx.agentDir, () => manager.install(parsed.source, { local: scope === "project" }));
+		return manager.getInstalledPath(parsed.source, scope) ?? parsed.name;
+	}
+	const target = checkoutPath(scopeRoot, parsed);
+	await withPackageLock(ctx.agentDir, async () => {
+		if (existsSync(target) && (await matchesPin(target, parsed))) return;
+		await stageAndSwap(target, scopeRoot, parsed);
+	});
+	return target;
+}
+
+async function install(ctx: Context, source: string, scope: PackageScope): Promise<number> {
+	const base = scopeBaseDir(scope, ctx.cwd, ctx.agentDir);
+	// A path typed on the command line is relative to where the user is, as in pi.
+	const parsed = parseScopedSource(source, ctx.cwd);
+	const where = await installParsed(ctx, parsed, scope);
+	const settings = settingsFor(ctx);
+	const entries = packagesOf(settings, scope);
+	const stored = settingsSource(parsed, base);
+	const at = indexOfIdentity(entries, parsed.identity, base);
+	// Unlike pi, a new pin replaces the old one (pi keeps the old entry and silently installs nothing).
+	if (at < 0) entries.push(stored);
+	else if (typeof entries[at] === "string") entries[at] = stored;
+	else entries[at] = { ...(entries[at] as object), source: stored };
+	await savePackages(settings, scope, entries);
+	const head = parsed.kind === "git" ? await headOf(where) : undefined;
+	ctx.say(`installed ${source} (${scope}) at ${where}${head ? ` (${head.slice(0, 12)})` : ""}`);
+	return 0;
+}
+
+async function remove(ctx: Context, source: string, scope: PackageScope): Promise<number> {
+	const base = scopeBaseDir(scope, ctx.cwd, ctx.agentDir);
+	const parsed = parseScopedSource(source, ctx.cwd);
+	const settings = settingsFor(ctx);
+	const entries = packagesOf(settings, scope);
+	const at = indexOfIdentity(entries, parsed.identity, base);
+	if (at < 0) throw new ArgsError(`no ${scope} package matches ${source} (see pier list)`);
+	const configured = parseScopedSource(sourceOf(entries[at])!, base);
+	entries.splice(at, 1);
+	await withPackageLock(ctx.agentDir, async () => {
+		if (configured.kind === "git") removeCheckout(checkoutPath(base, configured), base);
+		if (configured.kind === "npm") {
+			const manager = new DefaultPackageManager({ cwd: ctx.cwd, agentDir: ctx.agentDir, settingsManager: settings });
+			await manager.remove(configured.source, { local: scope === "project" });
+		}
+	});
+	await savePackages(settings, scope, entries);
+	ctx.say(`removed ${configured.source} (${scope})`);
+	return 0;
+}
+
+async function update(ctx: Context, only: string | undefined): Promise<number> {
+	const settings = settingsFor(ctx);
+	const trusted = decideProjectTrust(ctx.cwd, { agentDir: ctx.agentDir }).trusted;
+	const scopes: PackageScope[] = trusted ? ["project", "user"] : ["user"];
+	// Parsed once, up front: a bad source given here is its own error, not "no match".
+	const wanted = only === undefined ? undefined : parseScopedSource(only, ctx.cwd).identity;
+	let matched = false;
+	let failed = 0;
+	for (const scope of scopes) {
+		const base = scopeBaseDir(scope, ctx.cwd, ctx.agentDir);
+		for (const entry of packagesOf(settings, scope)) {
+			const source = sourceOf(entry) ?? "";
+			let parsed: ParsedSource | undefined;
+			try {
+				parsed = parseScopedSource(source, base);
+				if (wanted !== undefined && wanted !== parsed.identity) continue;
+				matched = true;
+				ctx.say(await updateOne(ctx, parsed, scope, settings));
+			} catch (error) {
+				// An unparsable entry is not the one asked for; with no source given, every problem is reported.
+				if (wanted !== undefined && parsed === undefined) continue;
+				failed++;
+				process.stderr.write(`pier: package ${source} (${scope}): ${(error as Error).message}\n`);
+			}
+		}
+	}
+	if (only !== undefined && !matched) throw new ArgsError(`no configured package matches ${only} (see pier list)`);
+	return failed > 0 ? 1 : 0;
+}
+
+async function updateOne(
+	ctx: Context,
+	parsed: ParsedSource,
+	scope: PackageScope,
+	settings: SettingsManager,
+): Promise<string> {
+	const label = `${parsed.source} (${scope})`;
+	if (parsed.kind === "local") return `${label}: a local directory, nothing to update`;
+	if (parsed.kind === "npm") {
+		const manager = new DefaultPackageManager({ cwd: ctx.cwd, agentDir: ctx.agentDir, settingsManager: settings });
+		await withPackageLock(ctx.agentDir, () => manager.update(parsed.source));
+		return `${label}: updated through npm`;
+	}
+	const scopeRoot = scopeBaseDir(scope, ctx.cwd, ctx.agentDir);
+	const target = checkoutPath(scopeRoot, parsed);
+	return withPackageLock(ctx.agentDir, async () => {
+		const before = await headOf(target);
+		// A pinned package is reconciled to its pin (a moved branch pin moves with it); unpinned: the remote's HEAD.
+		const to = parsed.pinned
+			? await updatePinned(target, scopeRoot, parsed)
+			: (await updateUnpinned(target, scopeRoot, parsed)).to;
+		if (before === to) return `${label}: up to date at ${to.slice(0, 12)}`;
+		return `${label}: updated ${before ? before.slice(0, 12) : "(not installed)"} → ${to.slice(0, 12)}`;
+	});
+}
+
+function projectPackages(cwd: string): unknown[] {
+	try {
+		const json = JSON.parse(readFileSync(join(cwd, ".pi", "settings.json"), "utf8")) as { packages?: unknown };
+		return Array.isArray(json.packages) ? json.packages : [];
+	} catch {
+		return [];
+	}
+}
+
+async function list(ctx: Context, json: boolean, check: boolean, cliDirs: readonly string[]): Promise<number> {
+	const trust = decideProjectTrust(ctx.cwd, { agentDir: ctx.agentDir });
+	const model = await listExtensions({
+		cwd: ctx.cwd,
+		agentDir: ctx.agentDir,
+		trust,
+		projectPackages: projectPackages(ctx.cwd),
+		cliPaths: cliDirs.map((d) => resolve(ctx.cwd, d)),
+	});
+	if (check) await (await import("../extensions/packages/check.js")).checkExtensions(model);
+	if (json) {
+		process.stdout.write(`${JSON.stringify(model, null, 2)}\n`);
+		return 0;
+	}
+	printList(model, ctx.say);
+	return 0;
+}
+
+function printList(model: ExtensionList, say: (line: string) => void): void {
+	const t = model.trust;
+	const from = t.matchedPath ? ` (decision for ${t.matchedPath})` : ` (${t.source})`;
+	say(`project ${model.cwd}: ${t.trusted ? "trusted" : "not trusted"}${from}`);
+	say("");
+	say(model.packages.length === 0 ? "No packages configured." : "Packages:");
+	for (const p of model.packages) {
+		const pin = p.pinned ? ` pinned ${p.pinned}` : "";
+		const rev = p.revision ? ` at ${p.revision.slice(0, 12)}` : "";
+		say(`  ${p.scope.padEnd(7)} ${p.source}  ${p.state}${pin}${rev}${p.filtered ? " (filtered)" : ""}`);
+		if (p.reason) say(`          ${p.reason}`);
+	}
+	say("");
+	say(model.extensions.length === 0 ? "No extensions." : "Extensions:");
+	for (const e of model.extensions) {
+		const from = e.package ? `package ${e.package.source}` : e.origin;
+		const caps = e.capabilities.declared.length > 0 ? ` capabilities ${e.capabilities.declared.join(",")}` : "";
+		const granted = e.capabilities.granted.length > 0 ? ` granted ${e.capabilities.granted.join(",")}` : "";
+		const checked = e.checked ? " (started and stopped: ok)" : "";
+		say(`  ${e.state.padEnd(9)} ${e.id} [${e.kind}] ${e.scope} ${from}${caps}${granted}${checked}`);
+		if (e.reason) say(`            ${e.reason}`);
+	}
+}

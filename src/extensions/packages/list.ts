@@ -1,0 +1,231 @@
+/**
+ * `pier list`'s model: every extension pier would load for a project, and why each does or does not, without
+ * starting anything or installing anything. The JSON form (`pier list --json`) is this object, documented in
+ * docs/packages.md; its `version` changes when a field changes meaning.
+ */
+import { basename, dirname, join } from "node:path";
+import { DefaultPackageManager } from "@earendil-works/pi-coding-agent";
+import { isManifestPath } from "../bridge/discovery.js";
+import { packageDigest } from "../grants/identity.js";
+import { readGrants } from "../grants/store.js";
+import { sortedGrants } from "../grants/vocabulary.js";
+import { loadManifest } from "../manifest.js";
+import type { TrustDecision } from "../trust.js";
+import { manifestDirsIn, settingsForTrust } from "../trust-settings.js";
+import type { ExtensionKind } from "./contents.js";
+import { type PackageResolution, type ResolvedPackage, resolvePackages } from "./resolve.js";
+
+export type ExtensionState = "enabled" | "filtered" | "untrusted" | "invalid" | "failed";
+
+export interface ListedExtension {
+	/** The manifest id, or for TypeScript/JavaScript the extension's name. */
+	id: string;
+	kind: ExtensionKind;
+	origin: "package" | "user" | "project" | "cli";
+	scope: "user" | "project" | "cli";
+	package?: { source: string; identity?: string; pinned?: string; revision?: string };
+	path: string;
+	state: ExtensionState;
+	reason?: string;
+	capabilities: { declared: string[]; uiDeclared: string[]; granted: string[] };
+	/** `--check` only: it started through its handshake. */
+	checked?: boolean;
+}
+
+export interface ListedPackage {
+	scope: "user" | "project";
+	source: string;
+	identity?: string;
+	kind?: string;
+	state: ResolvedPackage["state"];
+	reason?: string;
+	path?: string;
+	pinned?: string;
+	revision?: string;
+	filtered: boolean;
+}
+
+export interface ExtensionList {
+	version: 1;
+	cwd: string;
+	trust: {
+		trusted: boolean;
+		source: TrustDecision["source"];
+		matchedPath?: string;
+		resources: string[];
+		reason?: string;
+	};
+	packages: ListedPackage[];
+	extensions: ListedExtension[];
+}
+
+interface Where {
+	origin: ListedExtension["origin"];
+	scope: ListedExtension["scope"];
+	package?: ListedExtension["package"];
+}
+
+function manifestEntry(
+	dir: string,
+	where: Where,
+	enabled: boolean,
+	untrusted: boolean,
+	agentDir: string,
+): ListedExtension {
+	const none: ListedExtension["capabilities"] = { declared: [], uiDeclared: [], granted: [] };
+	const entry = (
+		id: string,
+		kind: ExtensionKind,
+		state: ExtensionState,
+		reason: string | undefined,
+		capabilities = none,
+	) => ({
+		id,
+		kind,
+		...where,
+		path: dir,
+		state,
+		...(reason ? { reason } : {}),
+		capabilities,
+	});
+	if (untrusted) return entry(basename(dir), "process", "untrusted", "the project is not trusted");
+	try {
+		const manifest = loadManifest(dir);
+		const granted = grantsHeld(agentDir, manifest.id, dirname(manifest.manifestPath));
+		return entry(
+			manifest.id,
+			manifest.runtime.kind,
+			enabled ? "enabled" : "filtered",
+			enabled ? undefined : "not selected by the package's extensions filter",
+			{ declared: manifest.capabilities, uiDeclared: manifest.uiCapabilities, granted },
+		);
+	} catch (error) {
+		return entry(basename(dir), "process", "invalid", (error as Error).message);
+	}
+}
+
+function packageEntries(pkg: ResolvedPackage, agentDir: string): ListedExtension[] {
+	const where: Where = {
+		origin: "package",
+		scope: pkg.scope,
+		package: {
+			source: pkg.source,
+			...(pkg.identity ? { identity: pkg.identity } : {}),
+			...(pkg.pinned ? { pinned: pkg.pinned } : {}),
+			...(pkg.revision ? { revision: pkg.revision } : {}),
+		},
+	};
+	return pkg.extensions.map((e) => {
+		if (e.kind === "process" || e.kind === "quickjs") return manifestEntry(e.path, where, e.enabled, false, agentDir);
+		return {
+			id: e.name,
+			kind: e.kind,
+			...where,
+			path: e.path,
+			state: e.enabled ? ("enabled" as const) : ("filtered" as const),
+			...(e.enabled ? {} : { reason: "not selected by the package's extensions filter" }),
+			// pi's in-process extensions have every power of the pi process; nothing is declared or granted.
+			capabilities: { declared: [], uiDeclared: [], granted: [] },
+		};
+	});
+}
+
+/** pi's own extensions outside packages (auto-discovered dirs, settings `extensions`), as pi's resolver sees them. */
+async function piTopLevel(cwd: string, agentDir: string, trust: TrustDecision): Promise<ListedExtension[]> {
+	const settingsManager = settingsForTrust({ cwd, agentDir, trust });
+	const manager = new DefaultPackageManager({ cwd, agentDir, settingsManager });
+	const resolved = await manager.resolve(async () => "skip");
+	return resolved.extensions
+		.filter((r) => r.metadata.origin !== "package")
+		.map((r) => ({
+			id:
+				basename(r.path).replace(/\.[cm]?[jt]s$/, "") === "index"
+					? basename(join(r.path, ".."))
+					: basename(r.path).replace(/\.[cm]?[jt]s$/, ""),
+			kind: /\.[cm]?ts$/.test(r.path) ? ("typescript" as const) : ("javascript" as const),
+			origin: r.metadata.scope === "project" ? ("project" as const) : ("user" as const),
+			scope: r.metadata.scope === "project" ? ("project" as const) : ("user" as const),
+			path: r.path,
+			state: r.enabled ? ("enabled" as const) : ("filtered" as const),
+			...(r.enabled ? {} : { reason: "switched off in settings" }),
+			capabilities: { declared: [], uiDeclared: [], granted: [] },
+		}));
+}
+
+export async function listExtensions(options: {
+	cwd: string;
+	agentDir: string;
+	trust: TrustDecision;
+	/** The project's own `packages` entries (shown as untrusted when it is not trusted). */
+	projectPackages: readonly unknown[];
+	/** `-e` paths, as the run would get them. */
+	cliPaths?: readonly string[];
+}): Promise<ExtensionList> {
+	const { cwd, agentDir, trust } = options;
+	const resolution: PackageResolution = await resolvePackages({
+		cwd,
+		agentDir,
+		settingsManager: settingsForTrust({ cwd, agentDir, trust, packages: "as-configured" }),
+		untrustedProjectPackages: options.projectPackages,
+		projectTrusted: trust.trusted,
+		install: false,
+	});
+	const extensions: ListedExtension[] = [];
+	for (const path of options.cliPaths ?? []) {
+		if (isManifestPath(path)) {
+			extensions.push(manifestEntry(path, { origin: "cli", scope: "cli" }, true, false, agentDir));
+			continue;
+		}
+		// pi loads the rest of -e itself (a file, a directory, or a package source it installs temporarily).
+		extensions.push({
+			id: basename(path).replace(/\.[cm]?[jt]s$/, ""),
+			kind: /\.[cm]?js$/.test(path) ? "javascript" : "typescript",
+			origin: "cli",
+			scope: "cli",
+			path,
+			state: "enabled",
+			capabilities: { declared: [], uiDeclared: [], granted: [] },
+		});
+	}
+	for (const dir of manifestDirsIn(join(agentDir, "extensions")))
+		extensions.push(manifestEntry(dir, { origin: "user", scope: "user" }, true, false, agentDir));
+	for (const dir of manifestDirsIn(join(cwd, ".pi", "extensions")))
+		extensions.push(manifestEntry(dir, { origin: "project", scope: "project" }, true, !trust.trusted, agentDir));
+	extensions.push(...(await piTopLevel(cwd, agentDir, trust)));
+	for (const pkg of resolution.packages) extensions.push(...packageEntries(pkg, agentDir));
+	return {
+		version: 1,
+		cwd: trust.cwd,
+		trust: {
+			trusted: trust.trusted,
+			source: trust.source,
+			...(trust.matchedPath ? { matchedPath: trust.matchedPath } : {}),
+			resources: trust.resources,
+			...(trust.reason ? { reason: trust.reason } : {}),
+		},
+		packages: resolution.packages.map((p) => ({
+			scope: p.scope,
+			source: p.source,
+			...(p.identity ? { identity: p.identity } : {}),
+			...(p.kind ? { kind: p.kind } : {}),
+			state: p.state,
+			...(p.reason ? { reason: p.reason } : {}),
+			...(p.root ? { path: p.root } : {}),
+			...(p.pinned ? { pinned: p.pinned } : {}),
+			...(p.revision ? { revision: p.revision } : {}),
+			filtered: typeof p.entry === "object" && p.entry !== null,
+		})),
+		extensions,
+	};
+}
+
+/** What the extension in `dir` holds: a grant counts only for the directory and code it was given to. */
+function grantsHeld(agentDir: string, id: string, dir: string): string[] {
+	const entry = readGrants(agentDir).grants.get(id);
+	if (!entry || entry.dir !== dir) return [];
+	try {
+		return entry.digest === packageDigest(dir) ? sortedGrants(entry.grants) : [];
+	} catch {
+		return [];
+	}
+}
