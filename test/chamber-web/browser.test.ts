@@ -103,8 +103,9 @@ describe("the chamber in a browser", () => {
 			const fresh = await page.getByTestId("pairing-link").inputValue();
 			assert.match(fresh, /#pair=[\w-]+$/);
 			await page.getByTestId("pair-device").click();
+			// Only the fragment changes: the app pairs on hashchange. A reload here would race that pairing (the
+			// cookie may land before the page has stored the browser key, and the one-time link is spent).
 			await other.goto(fresh);
-			await other.reload();
 			await other.getByTestId("session-list").waitFor({ timeout: STEP });
 		} finally {
 			await paired.close();
