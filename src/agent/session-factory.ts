@@ -67,6 +67,13 @@ export interface PierSessionOptions {
 	extensionFactories?: ExtensionFactory[];
 	/** Extra tools for the agent, active from the start. */
 	tools?: AgentTool[];
+	/** pi's `--tools`: the names of the only tools active (built-in, extension or custom). */
+	toolNames?: string[];
+	/** pi's `--no-tools` ("all") / `--no-builtin-tools` ("builtin"). */
+	noTools?: "all" | "builtin";
+	/** pi's `--system-prompt` / `--append-system-prompt`: text, or a file whose text it is. */
+	systemPrompt?: string;
+	appendSystemPrompt?: string[];
 	/** `--approve` / `--no-approve`: trust the project for this run only (nothing is stored). */
 	approve?: boolean;
 	/**
@@ -183,7 +190,9 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 				additionalExtensionPaths: piExtensionPaths,
 				extensionFactories,
 				noExtensions: options.noExtensions ?? false,
-				...resourceOverridesForTrust({ cwd, agentDir, trust: () => here }),
+				...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
+				...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
+				...resourceOverridesForTrust({ cwd, agentDir, trust: () => here }, options),
 			},
 		});
 		// pi's /reload re-runs its resource loader; protocol extensions restart first, as a new
@@ -236,6 +245,8 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 			...(sessionStartEvent ? { sessionStartEvent } : {}),
 			...(model ? { model } : {}),
 			...(options.thinkingLevel ? { thinkingLevel: options.thinkingLevel } : {}),
+			...(options.toolNames ? { tools: options.toolNames } : {}),
+			...(options.noTools ? { noTools: options.noTools } : {}),
 			customTools,
 		});
 		return { ...created, services, diagnostics };

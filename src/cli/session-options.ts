@@ -23,15 +23,21 @@ export function sessionOptionsFrom(args: CliArgs): PierSessionOptions {
 		...(args.thinking ? { thinkingLevel: args.thinking as ThinkingLevel } : {}),
 		...(args.approve !== undefined ? { approve: args.approve } : {}),
 		session,
+		...(args.tools ? { toolNames: args.tools } : {}),
+		...(args.noTools ? { noTools: args.noTools } : {}),
+		...(args.systemPrompt !== undefined ? { systemPrompt: args.systemPrompt } : {}),
+		...(args.appendSystemPrompt.length > 0 ? { appendSystemPrompt: args.appendSystemPrompt } : {}),
 		extensionPaths: args.extensions,
 		noExtensions: args.noExtensions,
 		extensionFlags: args.extensionFlags,
 	};
 }
 
-export function reportDiagnostics(diagnostics: readonly AgentSessionRuntimeDiagnostic[]): void {
+/** Reports every diagnostic; true when one is an error, which ends pi's headless modes with exit 1. */
+export function reportDiagnostics(diagnostics: readonly AgentSessionRuntimeDiagnostic[]): boolean {
 	for (const d of diagnostics) {
 		const label = d.type === "error" ? "error" : d.type === "warning" ? "warning" : "note";
 		process.stderr.write(`pier: ${label}: ${d.message}\n`);
 	}
+	return diagnostics.some((d) => d.type === "error");
 }
