@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import { ApiClient, startServe } from "./helpers/chamber.js";
 import { jsonLines, REPO_ROOT, runPier, tempDir } from "./helpers/pier-cli.js";
 
 const PI_EXAMPLES = join(REPO_ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "examples", "extensions");
@@ -85,6 +86,40 @@ describe("pi's mode setup in pier run and --mode rpc", () => {
 		assert.ok(!result.stdout.includes(ESC), "no escape sequence on stdout");
 		assert.match(result.stdout, /pier\/demo/);
 	});
+});
+
+test("the chamber initialises pi's theme: getMarkdownTheme() and ctx.ui.theme work in its sessions", async () => {
+	using dir = tempDir();
+	const log = join(dir.path, "theme.log");
+	const ext = join(dir.path, "theme-user.ts");
+	writeFileSync(
+		ext,
+		`import { appendFileSync } from "node:fs";
+import { getMarkdownTheme } from "@earendil-works/pi-coding-agent";
+export default function (pi: any) {
+	pi.on("session_start", async (_event: any, ctx: any) => {
+		try {
+			getMarkdownTheme().heading("x");
+			ctx.ui.theme.fg("dim", "x");
+			appendFileSync(${JSON.stringify(log)}, "ok\\n");
+		} catch (error) {
+			appendFileSync(${JSON.stringify(log)}, String(error) + "\\n");
+		}
+	});
+}
+`,
+	);
+	const serve = await startServe(["-e", ext, "--state-dir", join(dir.path, "state"), "--ui-password", "pw"], {
+		agentDir: dir.path,
+	});
+	try {
+		const api = new ApiClient(serve.url);
+		assert.equal((await api.login("pw")).status, 200);
+		await api.newSession();
+		assert.equal(readFileSync(log, "utf8").trim().split("\n")[0], "ok");
+	} finally {
+		await serve.stop();
+	}
 });
 
 describe("pi's command line", () => {

@@ -99,6 +99,12 @@ export interface PierRuntime {
 	runtime: AgentSessionRuntime;
 	/** Everything the user should be told: extension load failures, skipped project extensions. */
 	diagnostics: AgentSessionRuntimeDiagnostic[];
+	/**
+	 * The errors among them pi's own CLI ends on before any prompt (exit 1): pi's loader failing an
+	 * extension, an unknown or valueless extension flag. A process or QuickJS extension that cannot
+	 * start is not one: the run goes on without it.
+	 */
+	piErrors: AgentSessionRuntimeDiagnostic[];
 	trust: TrustDecision;
 	/** The host of protocol extensions (process, QuickJS, native) bridged into this session. */
 	extensionHost: ExtensionHost;
@@ -155,6 +161,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	const requested = options.model ? parseModelRef(options.model) : undefined;
 	const started = await startProtocolExtensions(options, cwd, agentDir, trust);
 	const { extensionHost, piExtensionPaths, startupDiagnostics, reloadProtocolExtensions, report } = started;
+	const piErrors = new WeakSet<AgentSessionRuntimeDiagnostic>();
 	trust = started.trust;
 	// Always bridged, even when empty: a /reload may bring protocol extensions in later.
 	const extensionFactories = [
@@ -213,13 +220,17 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 			modelRegistry.refresh();
 		};
 		const diagnostics: AgentSessionRuntimeDiagnostic[] = [...startupDiagnostics, ...services.diagnostics];
+		for (const d of services.diagnostics) if (d.type === "error") piErrors.add(d);
 		for (const message of takeRefusals(settingsManager)) diagnostics.push({ type: "warning", message });
 		const modelsError = modelRegistry.getError();
 		if (modelsError) diagnostics.push({ type: "error", message: `models.json: ${modelsError}` });
 		// The bridge is the last factory: pi names it by that slot.
 		const bridgePath = `<inline:${extensionFactories.length}>`;
-		for (const error of services.resourceLoader.getExtensions().errors)
-			diagnostics.push(describePiLoadError(extensionHost, bridgePath, error));
+		for (const error of services.resourceLoader.getExtensions().errors) {
+			const diagnostic = describePiLoadError(extensionHost, bridgePath, error);
+			if (diagnostic.type === "error") piErrors.add(diagnostic);
+			diagnostics.push(diagnostic);
+		}
 		for (const message of sdkToolConflicts(
 			extensionHost,
 			customTools.map((t) => t.name),
@@ -260,6 +271,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	return {
 		runtime,
 		diagnostics: [...runtime.diagnostics],
+		piErrors: runtime.diagnostics.filter((d) => piErrors.has(d)),
 		get trust() {
 			return trust;
 		},

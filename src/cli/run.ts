@@ -15,9 +15,10 @@ export async function runOnce(args: CliArgs): Promise<number> {
 		});
 		const { runtime, diagnostics } = pier;
 		initPiTheme(runtime.services.settingsManager, false);
-		// As pi: a broken `-e` extension, an unknown flag or a flag without its value ends the run
-		// before any prompt (exit 1).
-		if (reportDiagnostics(diagnostics)) {
+		reportDiagnostics(diagnostics);
+		// As pi: a broken or missing `-e` extension, an unknown flag or a flag without its value ends
+		// the run before any prompt.
+		if (pier.piErrors.length > 0) {
 			await pier.dispose();
 			return 1;
 		}

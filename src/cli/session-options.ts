@@ -33,11 +33,9 @@ export function sessionOptionsFrom(args: CliArgs): PierSessionOptions {
 	};
 }
 
-/** Reports every diagnostic; true when one is an error, which ends pi's headless modes with exit 1. */
-export function reportDiagnostics(diagnostics: readonly AgentSessionRuntimeDiagnostic[]): boolean {
+export function reportDiagnostics(diagnostics: readonly AgentSessionRuntimeDiagnostic[]): void {
 	for (const d of diagnostics) {
 		const label = d.type === "error" ? "error" : d.type === "warning" ? "warning" : "note";
 		process.stderr.write(`pier: ${label}: ${d.message}\n`);
 	}
-	return diagnostics.some((d) => d.type === "error");
 }

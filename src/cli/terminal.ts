@@ -39,8 +39,9 @@ export async function runRpc(args: CliArgs): Promise<number> {
 	const pier = await createPierRuntime({ ...sessionOptionsFrom(args), mode: "rpc" });
 	const { runtime, diagnostics } = pier;
 	initPiTheme(runtime.services.settingsManager, false);
-	// As pi: an extension that failed to load, or a bad flag, ends RPC mode before it starts.
-	if (reportDiagnostics(diagnostics)) {
+	reportDiagnostics(diagnostics);
+	// As pi: an extension pi failed to load, or a bad flag, ends RPC mode before it starts.
+	if (pier.piErrors.length > 0) {
 		await pier.dispose();
 		return 1;
 	}
