@@ -223,7 +223,7 @@ function splitOnce(text: string, sep: string): [string, string] {
 export const HELP = `pier — run pi extensions of every kind inside real pi agent sessions
 
 Usage:
-  pier run [options] "<prompt>"…  headless: each word is its own prompt, in order; prints the last answer
+  pier run [options] "<prompt>"…  headless: each argument is its own prompt, in order; prints the last answer
   pier -p [options] "<prompt>"…   the same (pi's print mode)
   pier [options] ["<prompt>"…]    the interactive terminal (pi's own)
   pier --mode rpc [options]       pi's RPC protocol over stdio
