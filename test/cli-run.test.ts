@@ -123,17 +123,20 @@ describe("pier run with extensions", () => {
 		assert.match(result.stdout, /legacy:hi/);
 	});
 
-	test("a broken extension is named in a clear error and the session still answers", async () => {
+	test("a broken extension is named in a clear error and, as in pi, the run ends with exit 1", async () => {
 		using dir = tempDir();
 		const syntax = join(FIXTURES, "broken-syntax.ts");
 		const throws = join(FIXTURES, "broken-throws.ts");
 		const result = await runPier(["run", "-e", syntax, "-e", throws, "-e", WEATHER, 'weather {"city":"Rome"}'], {
 			agentDir: dir.path,
 		});
-		assert.equal(result.code, 0, result.stderr);
-		assert.match(result.stderr, new RegExp(`error: extension ${syntax} failed to load: .*ParseError`));
-		assert.match(result.stderr, new RegExp(`error: extension ${throws} failed to load: .*factory exploded on purpose`));
-		assert.match(result.stdout, /the weather tool says: "Rome: /);
+		assert.equal(result.code, 1, result.stderr);
+		assert.match(result.stderr, new RegExp(`error: Failed to load extension "${syntax}": .*ParseError`));
+		assert.match(
+			result.stderr,
+			new RegExp(`error: Failed to load extension "${throws}": .*factory exploded on purpose`),
+		);
+		assert.equal(result.stdout, "", "no prompt was sent");
 	});
 
 	test("global extensions in the agent dir load; --no-extensions skips them but keeps -e", async () => {

@@ -68,6 +68,13 @@ export interface PierSessionOptions {
 	extensionFactories?: ExtensionFactory[];
 	/** Extra tools for the agent, active from the start. */
 	tools?: AgentTool[];
+	/** pi's `--tools`: the names of the only tools active (built-in, extension or custom). */
+	toolNames?: string[];
+	/** pi's `--no-tools` ("all") / `--no-builtin-tools` ("builtin"). */
+	noTools?: "all" | "builtin";
+	/** pi's `--system-prompt` / `--append-system-prompt`: text, or a file whose text it is. */
+	systemPrompt?: string;
+	appendSystemPrompt?: string[];
 	/** `--approve` / `--no-approve`: trust the project for this run only (nothing is stored). */
 	approve?: boolean;
 	/**
@@ -93,6 +100,12 @@ export interface PierRuntime {
 	runtime: AgentSessionRuntime;
 	/** Everything the user should be told: extension load failures, skipped project extensions. */
 	diagnostics: AgentSessionRuntimeDiagnostic[];
+	/**
+	 * The errors among them pi's own CLI ends on before any prompt (exit 1): pi's loader failing an
+	 * extension, an unknown or valueless extension flag. A process or QuickJS extension that cannot
+	 * start is not one: the run goes on without it.
+	 */
+	piErrors: AgentSessionRuntimeDiagnostic[];
 	trust: TrustDecision;
 	/** The host of protocol extensions (process, QuickJS, native) bridged into this session. */
 	extensionHost: ExtensionHost;
@@ -149,6 +162,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	const requested = options.model ? parseModelRef(options.model) : undefined;
 	const started = await startProtocolExtensions(options, cwd, agentDir, trust);
 	const { extensionHost, piExtensionPaths, startupDiagnostics, reloadProtocolExtensions, report, packages } = started;
+	const piErrors = new WeakSet<AgentSessionRuntimeDiagnostic>();
 	trust = started.trust;
 	// Always bridged, even when empty: a /reload may bring protocol extensions in later.
 	const extensionFactories = [
@@ -192,7 +206,9 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 				additionalExtensionPaths: piExtensionPaths,
 				extensionFactories,
 				noExtensions: options.noExtensions ?? false,
-				...resourceOverridesForTrust({ cwd, agentDir, trust: () => here }),
+				...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
+				...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
+				...resourceOverridesForTrust({ cwd, agentDir, trust: () => here }, options),
 			},
 		});
 		// pi's /reload re-runs its resource loader; protocol extensions restart first, as a new
@@ -213,13 +229,17 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 			modelRegistry.refresh();
 		};
 		const diagnostics: AgentSessionRuntimeDiagnostic[] = [...startupDiagnostics, ...services.diagnostics];
+		for (const d of services.diagnostics) if (d.type === "error") piErrors.add(d);
 		for (const message of takeRefusals(settingsManager)) diagnostics.push({ type: "warning", message });
 		const modelsError = modelRegistry.getError();
 		if (modelsError) diagnostics.push({ type: "error", message: `models.json: ${modelsError}` });
 		// The bridge is the last factory: pi names it by that slot.
 		const bridgePath = `<inline:${extensionFactories.length}>`;
-		for (const error of services.resourceLoader.getExtensions().errors)
-			diagnostics.push(describePiLoadError(extensionHost, bridgePath, error));
+		for (const error of services.resourceLoader.getExtensions().errors) {
+			const diagnostic = describePiLoadError(extensionHost, bridgePath, error);
+			if (diagnostic.type === "error") piErrors.add(diagnostic);
+			diagnostics.push(diagnostic);
+		}
 		for (const message of sdkToolConflicts(
 			extensionHost,
 			customTools.map((t) => t.name),
@@ -245,6 +265,8 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 			...(sessionStartEvent ? { sessionStartEvent } : {}),
 			...(model ? { model } : {}),
 			...(options.thinkingLevel ? { thinkingLevel: options.thinkingLevel } : {}),
+			...(options.toolNames ? { tools: options.toolNames } : {}),
+			...(options.noTools ? { noTools: options.noTools } : {}),
 			customTools,
 		});
 		return { ...created, services, diagnostics };
@@ -258,6 +280,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	return {
 		runtime,
 		diagnostics: [...runtime.diagnostics],
+		piErrors: runtime.diagnostics.filter((d) => piErrors.has(d)),
 		get trust() {
 			return trust;
 		},

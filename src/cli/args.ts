@@ -21,11 +21,19 @@ export type PackageCommand = "install" | "remove" | "update" | "list";
 
 export interface CliArgs {
 	command: Command;
-	/** The prompt for `run` (all positional words joined), or the initial message for the terminal. */
-	prompt?: string;
+	/** The message arguments: pi sends each as its own prompt, in order. */
+	messages: string[];
 	output: "text" | "json";
 	model?: string;
 	thinking?: string;
+	/** pi's `--tools a,b`: the only tools active. */
+	tools?: string[];
+	/** pi's `--no-tools` ("all") and `--no-builtin-tools` ("builtin"). */
+	noTools?: "all" | "builtin";
+	/** pi's `--system-prompt <text|file>`. */
+	systemPrompt?: string;
+	/** pi's `--append-system-prompt <text|file>`, repeatable. */
+	appendSystemPrompt: string[];
 	extensions: string[];
 	noExtensions: boolean;
 	session?: string;
@@ -44,12 +52,41 @@ export class ArgsError extends Error {
 	override name = "ArgsError";
 }
 
-const VALUE_OPTIONS = new Set(["--model", "--thinking", "--session", "--cwd", "--mode", "-e", "--extension"]);
+/** pi's prompt and tool options, shared by `run`, the terminal and RPC. */
+function piOption(args: CliArgs, flag: string, value: () => string): boolean {
+	switch (flag) {
+		case "-t":
+		case "--tools":
+			args.tools = value()
+				.split(",")
+				.map((name) => name.trim())
+				.filter((name) => name !== "");
+			return true;
+		case "-nt":
+		case "--no-tools":
+			args.noTools = "all";
+			return true;
+		case "-nbt":
+		case "--no-builtin-tools":
+			args.noTools ??= "builtin";
+			return true;
+		case "--system-prompt":
+			args.systemPrompt = value();
+			return true;
+		case "--append-system-prompt":
+			args.appendSystemPrompt.push(value());
+			return true;
+		default:
+			return false;
+	}
+}
 
 export function parseArgs(argv: readonly string[]): CliArgs {
 	const args: CliArgs = {
 		command: "interactive",
+		messages: [],
 		output: "text",
+		appendSystemPrompt: [],
 		extensions: [],
 		noExtensions: false,
 		continue: false,
@@ -89,7 +126,19 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 			words.push(...rest.slice(i + 1));
 			break;
 		}
+		if (piOption(args, flag, value)) continue;
 		switch (flag) {
+			case "-p":
+			case "--print": {
+				// pi's print mode is `pier run`; as in pi, -p takes the next word as a message.
+				if (first !== "sessions") args.command = "run";
+				const next = rest[i + 1];
+				if (next !== undefined && !next.startsWith("@") && (!next.startsWith("-") || next.startsWith("---"))) {
+					words.push(next);
+					i++;
+				}
+				break;
+			}
 			case "-h":
 			case "--help":
 				args.command = "help";
@@ -136,8 +185,11 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 			case "--mode": {
 				const mode = value();
 				if (mode === "rpc") args.command = args.command === "interactive" ? "rpc" : args.command;
-				else if (mode === "json" || mode === "text") args.output = mode;
-				else throw new ArgsError(`--mode must be text, json or rpc, got "${mode}"`);
+				else if (mode === "json" || mode === "text") {
+					args.output = mode;
+					// As pi: `--mode json` alone is print mode with JSON output.
+					if (mode === "json" && args.command === "interactive") args.command = "run";
+				} else throw new ArgsError(`--mode must be text, json or rpc, got "${mode}"`);
 				if (mode === "rpc" && first === "run") throw new ArgsError("--mode rpc is its own mode: use `pier --mode rpc`");
 				break;
 			}
@@ -145,9 +197,10 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 				if (flag.startsWith("--") && flag.length > 2) {
 					const next = rest[i + 1];
 					const takesNext =
-						inline === undefined && next !== undefined && !next.startsWith("-") && !VALUE_OPTIONS.has(flag);
-					// As in pi: a flag followed by a word takes it as its value; the extension's
-					// declared type decides later whether that was right.
+						inline === undefined && next !== undefined && !next.startsWith("-") && !next.startsWith("@");
+					// As in pi: a flag followed by a word takes it as its value, and a boolean flag
+					// drops it (`--plan "task"` sends no prompt); an unregistered flag fails once
+					// extensions have loaded ("Unknown option").
 					args.extensionFlags.set(flag.slice(2), inline ?? (takesNext ? rest[++i]! : true));
 				} else if (flag.startsWith("-") && flag.length > 1) {
 					throw new ArgsError(`unknown option ${flag}`);
@@ -159,10 +212,12 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 	if (args.session && args.continue) throw new ArgsError("--session and --continue cannot be combined");
 	if (args.noSession && (args.session || args.continue))
 		throw new ArgsError("--no-session cannot be combined with --session or --continue");
-	if (words.length > 0) args.prompt = words.join(" ");
-	if (args.command === "run" && !args.prompt) throw new ArgsError('pier run needs a prompt: pier run "hello"');
-	if (args.command === "sessions" && args.prompt)
-		throw new ArgsError(`pier sessions takes no words, got "${args.prompt}"`);
+	args.messages = words;
+	// With extension flags the words may have gone to them: pi decides once extensions have loaded.
+	if (args.command === "run" && words.length === 0 && args.extensionFlags.size === 0)
+		throw new ArgsError('pier run needs a prompt: pier run "hello"');
+	if (args.command === "sessions" && words.length > 0)
+		throw new ArgsError(`pier sessions takes no words, got "${words.join(" ")}"`);
 	return args;
 }
 
@@ -174,8 +229,9 @@ function splitOnce(text: string, sep: string): [string, string] {
 export const HELP = `pier — run pi extensions of every kind inside real pi agent sessions
 
 Usage:
-  pier run [options] "<prompt>"   one prompt, headless; prints the final answer
-  pier [options] ["<prompt>"]     the interactive terminal (pi's own)
+  pier run [options] "<prompt>"…  headless: each argument is its own prompt, in order; prints the last answer
+  pier -p [options] "<prompt>"…   the same (pi's print mode)
+  pier [options] ["<prompt>"…]    the interactive terminal (pi's own)
   pier --mode rpc [options]       pi's RPC protocol over stdio
   pier serve [--host H] [--port N] [--ui-password PW] [-e <path>]…
                                   the chamber: a daemon with a web app (pier serve --help)
@@ -199,6 +255,13 @@ Usage:
 Options:
   --model <provider/id>     model to use (default: pi's configured default, else pier/demo)
   --thinking <level>        off, minimal, low, medium, high, xhigh
+  -p, --print               print mode: the same as pier run
+  -t, --tools <a,b,…>       only these tools are active (built-in, extension or custom)
+  --no-tools, -nt           start with no tools; --no-builtin-tools, -nbt: no read/bash/edit/write
+  --system-prompt <text|file>
+                            replace the system prompt
+  --append-system-prompt <text|file>
+                            append to the system prompt (repeatable)
   -e, --extension <path>    load an extension file or directory (repeatable)
   --no-extensions           do not load discovered extensions (-e still loads)
   --session <file>          continue a specific session file
@@ -206,7 +269,10 @@ Options:
   --no-session              keep the session in memory only
   --cwd <dir>               project directory (default: the current one)
   --approve / --no-approve  trust / do not trust this project for this run only (nothing is stored)
-  --mode <text|json|rpc>    run output: final text (default) or every event as JSON lines
+  --mode <text|json|rpc>    run output: final text (default) or every event as JSON lines;
+                            --mode json alone is pier run with JSON output
+  --<flag> [value]          a flag an extension registers (pi's rules: a boolean flag drops the
+                            word after it; an unregistered flag fails with "Unknown option")
   -v, --version             print pier's version
   -h, --help                this help
 

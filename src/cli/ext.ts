@@ -51,6 +51,11 @@ function parseJson(text: string, option: string): unknown {
 
 export async function extCommand(argv: readonly string[]): Promise<number> {
 	const [sub, dir, ...rest] = argv;
+	// Asked for, the usage is an answer (stdout, exit 0), not a mistake.
+	if (sub === "--help" || sub === "-h" || sub === "help" || (sub && (dir === "--help" || dir === "-h"))) {
+		process.stdout.write(`${USAGE}\n`);
+		return 0;
+	}
 	if (!sub || !dir || !["validate", "invoke", "test"].includes(sub)) throw new ArgsError(USAGE);
 	const path = resolve(dir);
 	if (sub === "validate") return validate(path);

@@ -1,25 +1,44 @@
-/** `pier run`: one prompt, headless, through pi's own print mode. */
+/** `pier run` / `pier -p`: headless, through pi's own print mode, set up as pi's `main()` sets it up. */
 import { runPrintMode } from "@earendil-works/pi-coding-agent";
 import { createPierRuntime, modelRefOf } from "../agent/session-factory.js";
 import type { CliArgs } from "./args.js";
+import { initPiTheme, restoreStdout, takeOverStdout } from "./pi-output.js";
 import { reportDiagnostics, sessionOptionsFrom } from "./session-options.js";
 
 export async function runOnce(args: CliArgs): Promise<number> {
-	const pier = await createPierRuntime({
-		...sessionOptionsFrom(args),
-		mode: args.output === "json" ? "json" : "print",
-	});
-	const { runtime, diagnostics } = pier;
-	// A broken extension is reported, not fatal: the session still answers.
-	reportDiagnostics(diagnostics);
-	const file = runtime.session.sessionFile;
-	process.stderr.write(`pier: model ${modelRefOf(runtime) ?? "(none)"}${file ? ` · session ${file}` : ""}\n`);
-	if (!runtime.session.model) {
-		process.stderr.write("pier: no model is available; see pier --help for configuration\n");
-		await pier.dispose();
-		return 1;
+	// Before any extension loads: what it writes to stdout goes to stderr, the answer stays clean.
+	await takeOverStdout();
+	try {
+		const pier = await createPierRuntime({
+			...sessionOptionsFrom(args),
+			mode: args.output === "json" ? "json" : "print",
+		});
+		const { runtime, diagnostics } = pier;
+		initPiTheme(runtime.services.settingsManager, false);
+		reportDiagnostics(diagnostics);
+		// As pi: a broken or missing `-e` extension, an unknown flag or a flag without its value ends
+		// the run before any prompt.
+		if (pier.piErrors.length > 0) {
+			await pier.dispose();
+			return 1;
+		}
+		const file = runtime.session.sessionFile;
+		process.stderr.write(`pier: model ${modelRefOf(runtime) ?? "(none)"}${file ? ` · session ${file}` : ""}\n`);
+		if (!runtime.session.model) {
+			process.stderr.write("pier: no model is available; see pier --help for configuration\n");
+			await pier.dispose();
+			return 1;
+		}
+		const [initialMessage, ...messages] = args.messages;
+		// Each message argument is its own prompt, as in pi: `"/pirate" "hello"` toggles, then asks.
+		const code = await runPrintMode(runtime, {
+			mode: args.output,
+			...(initialMessage !== undefined ? { initialMessage } : {}),
+			messages,
+		});
+		await pier.extensionHost.shutdown("run finished");
+		return code;
+	} finally {
+		await restoreStdout();
 	}
-	const code = await runPrintMode(runtime, { mode: args.output, initialMessage: args.prompt! });
-	await pier.extensionHost.shutdown("run finished");
-	return code;
 }

@@ -54,6 +54,10 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
 				? []
 				: EXAMPLES.map((p) => join(repoRoot, p));
 
+	// pi's theme is one per process: the daemon's sessions share the user's, never a project's
+	// (the chamber serves several projects, trusted or not).
+	const { initTheme, SettingsManager } = await import("@earendil-works/pi-coding-agent");
+	initTheme(SettingsManager.create(agentDir(), agentDir()).getGlobalSettings().theme, false);
 	// The marker PiChamber extensions look for; set before any session loads an extension.
 	(globalThis as Record<string, unknown>).__PICHAMBER__ = { version: 1 };
 	const chamber = await (async () => {

@@ -1,9 +1,10 @@
 /** The two long-lived stdio modes, both pi's own: the interactive terminal and RPC. */
-import { InteractiveMode, initTheme, runRpcMode } from "@earendil-works/pi-coding-agent";
+import { InteractiveMode, runRpcMode } from "@earendil-works/pi-coding-agent";
 import { agentDir } from "../agent/paths.js";
 import { createPierRuntime, modelRefOf } from "../agent/session-factory.js";
 import { TrustStore } from "../extensions/trust-store.js";
 import type { CliArgs } from "./args.js";
+import { initPiTheme, takeOverStdout } from "./pi-output.js";
 import { reportDiagnostics, sessionOptionsFrom } from "./session-options.js";
 import { askTrustInTerminal } from "./trust-prompt.js";
 
@@ -19,22 +20,31 @@ export async function runInteractive(args: CliArgs): Promise<number> {
 		askProjectTrust: (decision) => askTrustInTerminal(new TrustStore(options.agentDir ?? agentDir()), decision),
 	});
 	reportDiagnostics(diagnostics);
-	initTheme(runtime.services.settingsManager.getTheme(), true);
+	initPiTheme(runtime.services.settingsManager, true);
+	const [initialMessage, ...initialMessages] = args.messages;
 	const mode = new InteractiveMode(runtime, {
 		migratedProviders: [],
 		modelFallbackMessage: runtime.modelFallbackMessage,
-		...(args.prompt ? { initialMessage: args.prompt } : {}),
+		...(initialMessage !== undefined ? { initialMessage } : {}),
 		initialImages: [],
-		initialMessages: [],
+		initialMessages,
 	});
 	await mode.run();
 	return 0;
 }
 
 export async function runRpc(args: CliArgs): Promise<number> {
-	const { runtime, diagnostics } = await createPierRuntime({ ...sessionOptionsFrom(args), mode: "rpc" });
-	// stdout belongs to the protocol; everything for people goes to stderr.
+	// stdout belongs to the protocol from the start: what extensions write there while loading goes to stderr.
+	await takeOverStdout();
+	const pier = await createPierRuntime({ ...sessionOptionsFrom(args), mode: "rpc" });
+	const { runtime, diagnostics } = pier;
+	initPiTheme(runtime.services.settingsManager, false);
 	reportDiagnostics(diagnostics);
+	// As pi: an extension pi failed to load, or a bad flag, ends RPC mode before it starts.
+	if (pier.piErrors.length > 0) {
+		await pier.dispose();
+		return 1;
+	}
 	process.stderr.write(`pier: rpc mode · model ${modelRefOf(runtime) ?? "(none)"}\n`);
 	await runRpcMode(runtime);
 	return 0;

@@ -214,7 +214,10 @@ type Overrides = Pick<
 >;
 
 /** Resource loader overrides that drop an untrusted project's skills, prompts, themes, system prompts and context files. */
-export function resourceOverridesForTrust(options: TrustedSettingsOptions): Partial<Overrides> {
+export function resourceOverridesForTrust(
+	options: TrustedSettingsOptions,
+	cli: { systemPrompt?: string; appendSystemPrompt?: string[] } = {},
+): Partial<Overrides> {
 	// Installed whatever the decision is now, and asked at each (re)load: a reload may re-decide it.
 	const allowed = () => projectContentAllowed(trustNow(options.trust));
 	const roots = [projectConfigDir(options.cwd), ...projectAgentsSkillDirs(options.cwd).map((d) => dirname(d))];
@@ -247,5 +250,9 @@ export function resourceOverridesForTrust(options: TrustedSettingsOptions): Part
 			return global === undefined ? [] : [global];
 		},
 	};
-	return overrides;
+	// pi reads no SYSTEM.md / APPEND_SYSTEM.md when the command line gives that prompt: leave the CLI's alone.
+	const result: Partial<Overrides> = { ...overrides };
+	if (cli.systemPrompt !== undefined) delete result.systemPromptOverride;
+	if (cli.appendSystemPrompt) delete result.appendSystemPromptOverride;
+	return result;
 }

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ArgsError, parseArgs } from "../../src/cli/args.js";
 
-test("run collects options and joins the prompt words", () => {
+test("run collects options and keeps each message argument apart, as pi does", () => {
 	const args = parseArgs([
 		"run",
 		"--model",
@@ -18,7 +18,7 @@ test("run collects options and joins the prompt words", () => {
 	assert.equal(args.model, "pier/demo");
 	assert.deepEqual(args.extensions, ["a.ts", "b.ts"]);
 	assert.equal(args.approve, true);
-	assert.equal(args.prompt, "hello there");
+	assert.deepEqual(args.messages, ["hello", "there"]);
 });
 
 test("no command is the terminal; --mode rpc is RPC; --mode json is run output", () => {
@@ -38,7 +38,33 @@ test("unclaimed long flags go to extensions, with a value when one follows", () 
 			["name", "x"],
 		],
 	);
-	assert.equal(args.prompt, "go");
+	assert.deepEqual(args.messages, ["go"]);
+});
+
+test("pi's print, tool and system-prompt flags", () => {
+	const args = parseArgs([
+		"--mode",
+		"json",
+		"-p",
+		"--no-session",
+		"-t",
+		"read, bash",
+		"--append-system-prompt",
+		"a.md",
+		"Task: y",
+	]);
+	assert.equal(args.command, "run");
+	assert.equal(args.output, "json");
+	assert.equal(args.noSession, true);
+	assert.deepEqual(args.tools, ["read", "bash"]);
+	assert.deepEqual(args.messages, ["Task: y"]);
+	const more = parseArgs(["-p", "Task: x", "--append-system-prompt", "one", "--append-system-prompt", "two"]);
+	assert.deepEqual(more.messages, ["Task: x"]);
+	assert.deepEqual(more.appendSystemPrompt, ["one", "two"]);
+	assert.equal(parseArgs(["--mode", "json", "hi"]).command, "run");
+	assert.equal(parseArgs(["-nt"]).noTools, "all");
+	// A flag before the prompt takes it, as in pi; the extension's type decides later.
+	assert.deepEqual([...parseArgs(["run", "--plan", "do it"]).extensionFlags], [["plan", "do it"]]);
 });
 
 test("misuse is an ArgsError that says what is wrong", () => {

@@ -1,5 +1,5 @@
 /**
- * pi reports a tool name two extensions registered as `extension <inline:N> failed to load: Tool "x"
+ * pi reports a tool name two extensions registered as `Failed to load extension "<inline:N>": Tool "x"
  * conflicts with <path>` — naming pier's bridge by its factory slot, and saying it failed when it did not.
  * The bridge is pier's last factory, so it never wins such a name: this says whose tool lost to whose, and
  * what that means for the losing extension's hook answers.
@@ -21,7 +21,7 @@ export function describePiLoadError(
 ): { type: "error" | "warning"; message: string } {
 	const conflict = path === bridgePath ? CONFLICT.exec(error) : null;
 	const tool = conflict ? host.registry.tools.get(conflict[1]!) : undefined;
-	if (!conflict || !tool) return { type: "error", message: `extension ${path} failed to load: ${error}` };
+	if (!conflict || !tool) return { type: "error", message: `Failed to load extension "${path}": ${error}` };
 	const message = shadowed(conflict[1]!, tool.instance.id, tool.instance.spec.source, `pi extension ${conflict[2]}`);
 	return { type: "warning", message };
 }
