@@ -19,30 +19,19 @@ import {
 	SessionManager,
 	type ToolDefinition,
 } from "@earendil-works/pi-coding-agent";
-import { discoverProtocolExtensions, protocolSpecs } from "../extensions/bridge/discovery.js";
 import { protocolBridge } from "../extensions/bridge/factory.js";
 import { describePiLoadError, sdkToolConflicts } from "../extensions/bridge/tool-conflicts.js";
 import { produceProviderHeaders } from "../extensions/bridge/headers.js";
-import { consultTrustHooks } from "../extensions/bridge/trust-hooks.js";
-import { ExtensionHost, type HostDiagnostic, type LoadReport } from "../extensions/host/host.js";
+import type { ExtensionHost, HostDiagnostic } from "../extensions/host/host.js";
 import { grantLookup } from "../extensions/grants/lookup.js";
-import { readGrants } from "../extensions/grants/store.js";
-import { hostSettings } from "../extensions/host/settings.js";
 import type { Timeouts } from "../extensions/host/timeouts.js";
 import type { Mode } from "../extensions/protocol/frames.js";
 import { takeRefusals } from "../extensions/pi-load-guard.js";
-import {
-	answeredByUser,
-	approvedByExtension,
-	decideProjectTrust,
-	decisionAtReload,
-	projectContentAllowed,
-	type TrustDecision,
-} from "../extensions/trust.js";
-import { type PackageResolution, packageManifestSources, resolvePackages } from "../extensions/packages/resolve.js";
+import { decideProjectTrust, decisionAtReload, type TrustDecision } from "../extensions/trust.js";
 import { resourceOverridesForTrust, settingsForTrust } from "../extensions/trust-settings.js";
 import { canonicalDir, TrustStoreError } from "../extensions/trust-store.js";
 import { installDemoModel } from "./demo-model.js";
+import { startProtocolExtensions } from "./protocol-start.js";
 import { agentDir as defaultAgentDir, sessionDirFor } from "./paths.js";
 
 /** Which session file a pier session writes to. */
@@ -307,120 +296,6 @@ function initialTrust(
 		if (error instanceof TrustStoreError) throw new PierUsageError(error.message);
 		throw error;
 	}
-}
-
-/** Discovers, validates and starts protocol extensions before pi loads its own. */
-async function startProtocolExtensions(
-	options: PierSessionOptions,
-	cwd: string,
-	agentDir: string,
-	trust: TrustDecision,
-): Promise<{
-	extensionHost: ExtensionHost;
-	piExtensionPaths: string[];
-	startupDiagnostics: AgentSessionRuntimeDiagnostic[];
-	trust: TrustDecision;
-	/** Rediscovers and restarts protocol extensions as a new generation (all or nothing), as `trust` allows. */
-	reloadProtocolExtensions: (trust: TrustDecision) => Promise<LoadReport>;
-	/** Tells the user something after start-up. */
-	report: (diagnostic: HostDiagnostic) => void;
-	/** The packages as last resolved (pi's loader is shown them through the settings view). */
-	packages: () => PackageResolution;
-}> {
-	const startupDiagnostics: AgentSessionRuntimeDiagnostic[] = [];
-	let started = false;
-	const report =
-		options.onExtensionDiagnostic ?? ((d: HostDiagnostic) => process.stderr.write(`pier: ${d.type}: ${d.message}\n`));
-	// Settings first, the API's options over them.
-	// An untrusted project's extensionHost settings (timeouts, frame limit) are hidden like every other key.
-	const settingsManager = settingsForTrust({ cwd, agentDir, trust });
-	const fromSettings = hostSettings(settingsManager.getGlobalSettings(), settingsManager.getProjectSettings());
-	for (const message of [...fromSettings.problems, ...readGrants(agentDir).problems])
-		startupDiagnostics.push({ type: "warning", message });
-	const configured = {
-		timeouts: { ...fromSettings.settings.timeouts, ...options.extensionHost?.timeouts },
-		maxFrameBytes: options.extensionHost?.maxFrameBytes ?? fromSettings.settings.maxFrameBytes,
-		// The API's variables join the global settings' (the chamber adds PICHAMBER=1 this way).
-		environment:
-			fromSettings.settings.environment || options.extensionHost?.environment
-				? { ...fromSettings.settings.environment, ...options.extensionHost?.environment }
-				: undefined,
-	};
-	const extensionHost = new ExtensionHost({
-		mode: options.mode ?? "print",
-		timeouts: configured.timeouts,
-		// Start-up problems join the session's diagnostics; later ones (a crash) are reported live.
-		onDiagnostic: (d) => (started ? report(d) : startupDiagnostics.push({ type: d.type, message: d.message })),
-	});
-	const discover = async (decision: TrustDecision) => {
-		// Each package on its own: a failed one is a diagnostic, never the end of the session.
-		const packages = await resolvePackages({
-			cwd,
-			agentDir,
-			settingsManager: settingsForTrust({ cwd, agentDir, trust: decision, packages: "as-configured" }),
-			projectTrusted: projectContentAllowed(decision),
-			install: true,
-		});
-		const discovery = discoverProtocolExtensions({
-			cwd,
-			agentDir,
-			cliPaths: options.extensionPaths ?? [],
-			includeDiscovered: !options.noExtensions,
-			projectTrusted: projectContentAllowed(decision),
-		});
-		if (!options.noExtensions) discovery.sources.push(...packageManifestSources(packages));
-		const { specs, diagnostics } = protocolSpecs(discovery.sources, {
-			cwd,
-			projectTrusted: decision.trusted,
-			deadlineMs: extensionHost.timeouts.invocationMs,
-			...(configured.maxFrameBytes ? { maxFrameBytes: configured.maxFrameBytes } : {}),
-			...(configured.environment ? { environment: configured.environment } : {}),
-		});
-		return { discovery, specs, diagnostics: [...packages.diagnostics, ...diagnostics], packages };
-	};
-	let round = await discover(trust);
-	if (round.specs.length > 0) await extensionHost.load(round.specs);
-	// The project's own extensions are not loaded yet: the user's may decide its trust now, then the user.
-	try {
-		const approvedBy = await consultTrustHooks(extensionHost, trust, {
-			cwd,
-			hasUI: options.mode === "tui" || options.mode === "rpc",
-			projectExtensions: round.discovery.skippedProject.length,
-			report: (message) => startupDiagnostics.push({ type: "warning", message }),
-		});
-		const before = trust.trusted;
-		if (approvedBy) trust = approvedByExtension(trust, approvedBy);
-		else if (trust.undecided && options.askProjectTrust) {
-			const answer = await options.askProjectTrust(trust);
-			if (answer !== undefined) trust = answeredByUser(trust, answer);
-		}
-		if (trust.trusted && !before) {
-			if (trust.reason) startupDiagnostics.push({ type: "info", message: trust.reason });
-			round = await discover(trust);
-			await extensionHost.reload(round.specs);
-		}
-	} catch (error) {
-		startupDiagnostics.push({ type: "error", message: (error as Error).message });
-	}
-	if (!trust.trusted && trust.reason) startupDiagnostics.push({ type: "warning", message: trust.reason });
-	for (const message of [...round.discovery.diagnostics, ...round.diagnostics])
-		startupDiagnostics.push({ type: "error", message });
-	started = true;
-	const reloadProtocolExtensions = async (decision: TrustDecision) => {
-		const next = await discover(decision);
-		for (const message of [...next.discovery.diagnostics, ...next.diagnostics]) report({ type: "error", message });
-		round = next;
-		return extensionHost.reload(next.specs);
-	};
-	return {
-		extensionHost,
-		piExtensionPaths: round.discovery.piPaths,
-		startupDiagnostics,
-		trust,
-		reloadProtocolExtensions,
-		report,
-		packages: () => round.packages,
-	};
 }
 
 /** pi's model registry over its models.json, with pier/demo registered. */
