@@ -78,6 +78,8 @@ describe("the chamber's extension list with live metrics", () => {
 	const extensions = join(dir.path, "exts");
 	let serve: Serve;
 	let api: ApiClient;
+	let serveArgs: string[];
+	let measuredId: string | undefined;
 
 	before(async () => {
 		mkdirSync(join(extensions, "proc"), { recursive: true });
@@ -100,10 +102,8 @@ describe("the chamber's extension list with live metrics", () => {
 		);
 		writeFileSync(join(extensions, "metered.ts"), TS_MAIN);
 		const args = ["-e", join(extensions, "proc"), "-e", join(extensions, "qjs"), "-e", join(extensions, "metered.ts")];
-		serve = await startServe([...args, "--state-dir", join(dir.path, "state"), "--ui-password", "pw"], {
-			agentDir,
-			cwd: dir.path,
-		});
+		serveArgs = [...args, "--state-dir", join(dir.path, "state"), "--ui-password", "pw"];
+		serve = await startServe(serveArgs, { agentDir, cwd: dir.path });
 		api = new ApiClient(serve.url);
 		assert.equal((await api.login("pw")).status, 200);
 	});
@@ -149,6 +149,7 @@ describe("the chamber's extension list with live metrics", () => {
 
 	test("every kind is listed with pier list's facts; calls, errors, latency, crashes and restarts are counted", async () => {
 		const { id, stream } = await api.newSession();
+		measuredId = id;
 		const first = await list(id);
 		assert.deepEqual([first.proc.kind, first.qjs.kind, first.ts.kind], ["process", "quickjs", "typescript"]);
 		for (const e of [first.proc, first.qjs, first.ts]) {
@@ -211,6 +212,19 @@ describe("the chamber's extension list with live metrics", () => {
 		await callTool(id, stream, 'm_proc {"a":3}', "m_proc", 4);
 		assert.equal((await list(id)).proc.metrics.invocations, 5);
 		stream.close();
+	});
+
+	test("after a daemon restart the session is 409 not_open until opened; its metrics start afresh", async () => {
+		assert.ok(measuredId, "the first test's session");
+		await serve.stop();
+		serve = await startServe(serveArgs, { agentDir, cwd: dir.path });
+		api = new ApiClient(serve.url);
+		assert.equal((await api.login("pw")).status, 200);
+		const closed = await api.call<{ error: { code: string } }>("GET", `/api/pi/extensions?session=${measuredId}`);
+		assert.deepEqual([closed.status, closed.body.error.code], [409, "not_open"]);
+		assert.equal((await api.call("POST", `/api/pi/sessions/${measuredId}/open`, {})).status, 200);
+		const opened = await list(measuredId);
+		assert.deepEqual([opened.proc.metrics.invocations, opened.proc.metrics.restarts], [0, 0]);
 	});
 
 	test("an unknown session is 404; the list never starts one", async () => {
