@@ -1,5 +1,6 @@
 /** `npm run bench`: every benchmark, each figure beside its same-run baseline. `PIER_BENCH_ONLY=process` picks one. */
 import { benchChamber } from "./chamber.js";
+import { benchMetrics } from "./metrics.js";
 import { benchProcess } from "./process.js";
 import { benchQuickjs } from "./quickjs.js";
 import { benchStartup } from "./startup.js";
@@ -11,6 +12,7 @@ const benches: Record<string, (runs: number) => Promise<void>> = {
 	process: benchProcess,
 	quickjs: benchQuickjs,
 	chamber: benchChamber,
+	metrics: benchMetrics,
 };
 process.stdout.write(`pier benchmarks · node ${process.version} · ${runs} runs per figure\n`);
 for (const [name, bench] of Object.entries(benches)) {

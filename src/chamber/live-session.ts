@@ -9,6 +9,7 @@ import { createPierRuntime, modelRefOf, type PierRuntime, type SessionTarget } f
 import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
 import { depthMessage, valueTooDeep } from "../extensions/protocol/depth.js";
 import { ENTRY_DEPTH, ERROR_ENTRY, rowOf, rowsOf, summaryOf } from "./transcript.js";
+import { PiExtensionMetrics } from "./pi-metrics.js";
 import { AppMounts } from "./ui/app-mounts.js";
 import { appCommandProblem, withOwner } from "./ui/app-owner.js";
 import { COMMAND_NAME } from "./ui/descriptors.js";
@@ -63,6 +64,8 @@ export class LiveSession {
 	readonly ui: SessionUi;
 	/** Who mounts each app surface, so its commands can be held to its own extension's. */
 	private readonly mounts: AppMounts;
+	/** What its in-process pi extensions do (protocol extensions are measured by their host). */
+	readonly piMetrics = new PiExtensionMetrics(() => this.session.extensionRunner);
 	private draftId: string | undefined;
 	private drafts = 0;
 	private unsubscribe: (() => void) | undefined;
@@ -148,12 +151,15 @@ export class LiveSession {
 					});
 					return { cancelled: result.cancelled };
 				},
-				reload: () => session.reload(),
+				reload: () => session.reload().then(() => this.piMetrics.reloaded()),
 				newSession: (options) => runtime.newSession(options),
 				fork: async (entryId, options) => ({ cancelled: (await runtime.fork(entryId, options)).cancelled }),
 				switchSession: (path, options) => runtime.switchSession(path, options),
 			},
-			onError: (e) => this.reportError(`${e.event}: ${e.error}`, extensionLabel(e.extensionPath)),
+			onError: (e) => {
+				this.piMetrics.onError(e);
+				this.reportError(`${e.event}: ${e.error}`, extensionLabel(e.extensionPath));
+			},
 		});
 		// A client that hydrated from the file (no commands, no model yet) catches up from these.
 		this.publish("session.commands", { commands: this.commands() });
@@ -255,6 +261,7 @@ export class LiveSession {
 	}
 
 	private onAgentEvent(event: AgentSessionEvent): void {
+		this.piMetrics.onEvent(event);
 		switch (event.type) {
 			case "agent_start":
 				this.publish("agent.start", {});
@@ -390,7 +397,8 @@ export class LiveSession {
 		if (this.session.isStreaming && !text.startsWith("/")) {
 			throw new SessionError(409, "busy", "the agent is running: steer it or queue a follow-up");
 		}
-		this.run(this.session.prompt(text, this.session.isStreaming ? { streamingBehavior: "followUp" } : {}), "prompt");
+		const running = this.session.prompt(text, this.session.isStreaming ? { streamingBehavior: "followUp" } : {});
+		this.run(this.piMetrics.observePrompt(text, running), "prompt");
 	}
 
 	private async builtin(name: ChamberCommand, args: string): Promise<void> {
@@ -493,6 +501,11 @@ export class LiveSession {
 	rename(name: string): SessionSummary {
 		this.session.setSessionName(name);
 		return this.summary();
+	}
+
+	/** The `-e` extensions the daemon gives every session. */
+	get cliExtensionPaths(): readonly string[] {
+		return this.options.extensionPaths ?? [];
 	}
 
 	get file(): string | undefined {

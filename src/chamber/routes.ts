@@ -2,13 +2,13 @@
  * `/api/pi`: the chamber's session API. Each route validates its body against the wire schema, calls the
  * Chamber or a LiveSession, and answers JSON; failures are `{"error":{code,message}}` (http-errors.ts).
  */
-import { createHash } from "node:crypto";
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Static, TSchema } from "typebox";
 import { Compile } from "typebox/compile";
 import { availableModels } from "../agent/session-factory.js";
 import type { Chamber } from "./chamber.js";
+import { extensionList } from "./extension-list.js";
 import { grantRoutes } from "./grant-routes.js";
 import { jsonError } from "./http-errors.js";
 import { SessionError } from "./live-session.js";
@@ -51,11 +51,6 @@ export function failure(c: Context, error: unknown): Response {
 	// The user's trust.json is broken: nothing is decided until they fix it (the message says how).
 	if ((error as Error)?.name === "TrustStoreError") return jsonError(c, 500, "trust_store_invalid", message);
 	return jsonError(c, 500, "internal", message);
-}
-
-/** Opaque and stable: clients can key on it; it says nothing about the server's disk. */
-export function opaqueExtensionId(path: string): string {
-	return `ext_${createHash("sha256").update(path).digest("hex").slice(0, 16)}`;
 }
 
 export function piRoutes(chamber: Chamber): Hono {
@@ -180,17 +175,7 @@ export function piRoutes(chamber: Chamber): Hono {
 		const id = c.req.query("session");
 		if (!id) return jsonError(c, 400, "bad_request", "session: required");
 		// A GET: lists what a running session has, never starts one to find out.
-		const session = await chamber.running(id);
-		const byExtension = new Map<string, string[]>();
-		for (const command of session.pier.runtime.session.extensionRunner.getRegisteredCommands()) {
-			const key = opaqueExtensionId(command.sourceInfo.path);
-			byExtension.set(key, [...(byExtension.get(key) ?? []), command.invocationName]);
-		}
-		for (const path of session.pier.runtime.session.extensionRunner.getExtensionPaths()) {
-			const key = opaqueExtensionId(path);
-			if (!byExtension.has(key)) byExtension.set(key, []);
-		}
-		return c.json({ extensions: [...byExtension].map(([id, commands]) => ({ id, commands })) });
+		return c.json(await extensionList(await chamber.running(id)));
 	});
 
 	app.get("/projects/trust", (c) => c.json(chamber.trustOf(c.req.query("cwd") ?? ".")));

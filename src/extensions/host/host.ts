@@ -14,6 +14,7 @@ import {
 	type Phase,
 	type RuntimeHost,
 } from "./instance.js";
+import { ExtensionMetrics } from "./metrics.js";
 import type { Registrations } from "./registrations.js";
 import { resolveTimeouts, type Timeouts } from "./timeouts.js";
 
@@ -24,6 +25,8 @@ export interface HostOptions {
 	maxParallelLoads?: number;
 	/** A diagnostic for the user: load failures, collisions, crashes. */
 	onDiagnostic?: (diagnostic: HostDiagnostic) => void;
+	/** `false` records no metrics (the bench compares the two in one run). */
+	metrics?: boolean;
 }
 
 export interface HostDiagnostic {
@@ -162,6 +165,8 @@ export class ExtensionHost {
 	private runtimeHost: RuntimeHost | undefined;
 	private attachedRuntimeHost: RuntimeHost | undefined;
 	private readonly runtimeHostDecorators: ((inner: RuntimeHost) => RuntimeHost)[] = [];
+	/** By extension id, across generations: a /reload restarts an extension, it does not forget it. */
+	private readonly metricsById = new Map<string, ExtensionMetrics>();
 	readonly timeouts: Timeouts;
 
 	constructor(readonly options: HostOptions) {
@@ -178,6 +183,21 @@ export class ExtensionHost {
 
 	get registry(): Registry {
 		return this.current.registry;
+	}
+
+	/** What the host recorded for an extension id (any generation), if it ever started. */
+	metricsOf(id: string): ExtensionMetrics | undefined {
+		return this.metricsById.get(id);
+	}
+
+	private metricsFor(id: string): ExtensionMetrics | undefined {
+		if (this.options.metrics === false) return undefined;
+		let metrics = this.metricsById.get(id);
+		if (!metrics) {
+			metrics = new ExtensionMetrics();
+			this.metricsById.set(id, metrics);
+		}
+		return metrics;
 	}
 
 	/** The session side of UI requests and actions; may be attached after loading. */
@@ -228,6 +248,8 @@ export class ExtensionHost {
 		const { registry, collisions } = buildRegistry(instances);
 		for (const message of collisions) this.diagnose({ type: "warning", message });
 		const previous = this.current.instances;
+		const replaced = new Set(previous.map((i) => i.id));
+		for (const { id, options } of instances) if (replaced.has(id) && options.metrics) options.metrics.restarts++;
 		this.current = { generation, instances, registry };
 		for (const instance of instances) instance.activate();
 		await Promise.all(previous.map((i) => i.shutdown("extension generation replaced")));
@@ -251,6 +273,7 @@ export class ExtensionHost {
 						timeouts: this.timeouts,
 						runtimeHost: () => this.runtimeHost,
 						onStateChange: (i, phase, reason) => this.onStateChange(i, phase, reason),
+						metrics: this.metricsFor(spec.id),
 					});
 					results[index] = { instance };
 				} catch (error) {
@@ -271,6 +294,7 @@ export class ExtensionHost {
 
 	private onStateChange(instance: ExtensionInstance, phase: Phase, reason: string): void {
 		if (phase === "crashed" && this.current.instances.includes(instance)) {
+			instance.options.metrics?.crashed(reason);
 			this.diagnose({
 				type: "error",
 				extensionId: instance.id,

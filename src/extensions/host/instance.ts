@@ -29,6 +29,7 @@ import {
 import type { Channel } from "./channel.js";
 import { ExtensionError } from "./errors.js";
 import { RegistrationBuilder, type Registrations } from "./registrations.js";
+import type { ExtensionMetrics } from "./metrics.js";
 import { MAX_REQUEST_TIMEOUT_MS, type Timeouts } from "./timeouts.js";
 import { UiBudget } from "./ui-budget.js";
 
@@ -70,6 +71,8 @@ export interface InstanceOptions {
 	/** Looked up per request, so a host can attach the session after loading. */
 	runtimeHost: () => RuntimeHost | undefined;
 	onStateChange?: (instance: ExtensionInstance, phase: Phase, reason: string) => void;
+	/** Where this extension's invocations are counted and timed (kept by the host across generations). */
+	metrics?: ExtensionMetrics;
 }
 
 export interface InvokeOptions {
@@ -91,6 +94,7 @@ class Pending {
 		readonly deadline: number,
 		readonly signal: AbortSignal | undefined,
 		readonly onUpdate: ((value: unknown) => void) | undefined,
+		readonly metered: boolean,
 	) {}
 }
 
@@ -277,16 +281,16 @@ export class ExtensionInstance {
 			invocation,
 			...(options.context ? { context: options.context } : {}),
 		};
-		return this.request(request, options);
+		return this.request(request, options, true);
 	}
 
-	private request(request: HostRequest, options: InvokeOptions): Promise<unknown> {
+	private request(request: HostRequest, options: InvokeOptions, metered = false): Promise<unknown> {
 		const id = randomUUID();
 		const timeoutMs = options.timeoutMs ?? this.options.timeouts.invocationMs;
 		const { signal, onUpdate } = options;
 		let entry!: Pending;
 		const promise = new Promise<unknown>((resolve, reject) => {
-			entry = new Pending(id, resolve, reject, timeoutMs, performance.now() + timeoutMs, signal, onUpdate);
+			entry = new Pending(id, resolve, reject, timeoutMs, performance.now() + timeoutMs, signal, onUpdate, metered);
 		});
 		this.pending.set(id, entry);
 		if (signal) {
@@ -313,6 +317,8 @@ export class ExtensionInstance {
 		if (this.pending.size === 0) this.deadlineTimer?.unref();
 		if (entry.onAbort) entry.signal!.removeEventListener("abort", entry.onAbort);
 		if (cancel) this.trySend({ type: "cancel", id: entry.id });
+		// The start time is the deadline less the timeout: nothing more to keep per request.
+		if (entry.metered) this.options.metrics?.record(performance.now() - entry.deadline + entry.timeoutMs, error);
 		if (error) entry.reject(error);
 		else entry.resolve(value);
 	}
