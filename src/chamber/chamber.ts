@@ -59,13 +59,17 @@ export class Chamber {
 	async closeIdle(idleMs: number): Promise<string[]> {
 		const cutoff = Date.now() - idleMs;
 		const idle = [...this.live.values()].filter((s) => s.isIdleSince(cutoff));
-		for (const session of idle) {
-			const summary = { ...session.summary(), live: false, streaming: false };
-			this.live.delete(session.id);
-			await session.close();
-			this.events.publish("sessions.changed", { reason: "updated", id: session.id, session: summary });
-		}
+		for (const session of idle) await this.closeLive(session);
 		return idle.map((s) => s.id);
+	}
+
+	/** Ends one open session (its extensions too); its file stays, and its next view or action reopens it. */
+	private async closeLive(session: LiveSession): Promise<void> {
+		if (this.live.get(session.id) !== session) return;
+		const summary = { ...session.summary(), live: false, streaming: false };
+		this.live.delete(session.id);
+		await session.close();
+		this.events.publish("sessions.changed", { reason: "updated", id: session.id, session: summary });
 	}
 
 	// ---- sessions --------------------------------------------------------------------------------
@@ -234,6 +238,11 @@ export class Chamber {
 			...(this.options.replay ? { replay: this.options.replay } : {}),
 			onChange: (summary: SessionSummary) =>
 				this.events.publish("sessions.changed", { reason: "updated", id: summary.id, session: summary }),
+			// pi's RPC mode exits on ctx.shutdown(); here it ends that session once its current turn is over,
+			// never the daemon with everyone else's.
+			onShutdown: (session: LiveSession) => {
+				void session.idle().then(() => this.closeLive(session));
+			},
 			onReplaced: (previousId: string, session: LiveSession) => {
 				this.live.delete(previousId);
 				// switchSession() to a session that is open here already: one runtime per file.

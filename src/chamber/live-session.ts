@@ -30,6 +30,8 @@ export interface OpenOptions {
 	onChange?: (summary: SessionSummary) => void;
 	/** An extension replaced the session (new, fork, switch): the chamber re-keys it. */
 	onReplaced?: (previousId: string, session: LiveSession) => void;
+	/** An extension called `ctx.shutdown()`: pi's RPC mode exits; in the chamber only this session ends. */
+	onShutdown?: (session: LiveSession) => void;
 }
 
 /** The chamber's own slash commands (pi's terminal built-ins that make sense in a browser). */
@@ -156,6 +158,7 @@ export class LiveSession {
 				fork: async (entryId, options) => ({ cancelled: (await runtime.fork(entryId, options)).cancelled }),
 				switchSession: (path, options) => runtime.switchSession(path, options),
 			},
+			shutdownHandler: () => this.options.onShutdown?.(this),
 			onError: (e) => {
 				this.piMetrics.onError(e);
 				this.reportError(`${e.event}: ${e.error}`, extensionLabel(e.extensionPath));
@@ -510,6 +513,12 @@ export class LiveSession {
 
 	get file(): string | undefined {
 		return this.session.sessionFile;
+	}
+
+	/** Resolves once the call that is running now (a command, a turn) is over and the agent is idle. */
+	async idle(): Promise<void> {
+		await new Promise((resolve) => setImmediate(resolve));
+		await this.session.agent.waitForIdle();
 	}
 
 	async close(): Promise<void> {
