@@ -6,10 +6,9 @@
  * absolute paths in messages are cut to their last segment.
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname } from "node:path";
 import type { ExtensionMetrics, MetricsSnapshot } from "../extensions/host/metrics.js";
-import { type ListedExtension, listExtensions } from "../extensions/packages/list.js";
+import { type ListedExtension, listExtensions, projectPackageEntries } from "../extensions/packages/list.js";
 import { agentDir } from "../agent/paths.js";
 import type { LiveSession } from "./live-session.js";
 
@@ -58,7 +57,7 @@ export async function extensionList(session: LiveSession): Promise<ExtensionList
 		cwd,
 		agentDir: agentDir(),
 		trust,
-		projectPackages: projectPackages(cwd),
+		projectPackages: projectPackageEntries(cwd),
 		cliPaths: session.cliExtensionPaths,
 	}).catch(() => undefined);
 	const facts = listed?.extensions.filter((e) => e.state === "enabled") ?? [];
@@ -166,14 +165,4 @@ export function withoutPaths(message: string): string {
 
 function isWithin(file: string, dir: string): boolean {
 	return file.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
-}
-
-/** The project's own `packages` entries, as `pier list` reads them. */
-function projectPackages(cwd: string): unknown[] {
-	try {
-		const json = JSON.parse(readFileSync(join(cwd, ".pi", "settings.json"), "utf8")) as { packages?: unknown };
-		return Array.isArray(json.packages) ? json.packages : [];
-	} catch {
-		return [];
-	}
 }

@@ -3,8 +3,8 @@
  * pier and the other way round), with pier's source checks, pins that hold, staged installs, and a `list` that
  * shows every extension pier would load and why.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { DefaultPackageManager, SettingsManager } from "@earendil-works/pi-coding-agent";
 import { agentDir as defaultAgentDir } from "../agent/paths.js";
@@ -17,7 +17,7 @@ import {
 	updatePinned,
 	updateUnpinned,
 } from "../extensions/packages/git.js";
-import { type ExtensionList, listExtensions } from "../extensions/packages/list.js";
+import { type ExtensionList, listExtensions, projectPackageEntries } from "../extensions/packages/list.js";
 import { withPackageLock } from "../extensions/packages/lock.js";
 import {
 	type PackageScope,
@@ -266,22 +266,13 @@ async function updateOne(
 	});
 }
 
-function projectPackages(cwd: string): unknown[] {
-	try {
-		const json = JSON.parse(readFileSync(join(cwd, ".pi", "settings.json"), "utf8")) as { packages?: unknown };
-		return Array.isArray(json.packages) ? json.packages : [];
-	} catch {
-		return [];
-	}
-}
-
 async function list(ctx: Context, json: boolean, check: boolean, cliDirs: readonly string[]): Promise<number> {
 	const trust = decideProjectTrust(ctx.cwd, { agentDir: ctx.agentDir });
 	const model = await listExtensions({
 		cwd: ctx.cwd,
 		agentDir: ctx.agentDir,
 		trust,
-		projectPackages: projectPackages(ctx.cwd),
+		projectPackages: projectPackageEntries(ctx.cwd),
 		cliPaths: cliDirs.map((d) => resolve(ctx.cwd, d)),
 	});
 	if (check) await (await import("../extensions/packages/check.js")).checkExtensions(model);

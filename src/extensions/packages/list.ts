@@ -3,6 +3,7 @@
  * starting anything or installing anything. The JSON form (`pier list --json`) is this object, documented in
  * docs/packages.md; its `version` changes when a field changes meaning.
  */
+import { readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { DefaultPackageManager } from "@earendil-works/pi-coding-agent";
 import { isManifestPath } from "../bridge/discovery.js";
@@ -225,6 +226,19 @@ function grantsHeld(agentDir: string, id: string, dir: string): string[] {
 	if (!entry || entry.dir !== dir) return [];
 	try {
 		return entry.digest === packageDigest(dir) ? sortedGrants(entry.grants) : [];
+	} catch {
+		return [];
+	}
+}
+
+/**
+ * The project's own `packages` entries as written, whatever its trust: `pier list` shows an untrusted project's
+ * packages as untrusted rather than hiding them. A missing or unreadable file has none.
+ */
+export function projectPackageEntries(cwd: string): unknown[] {
+	try {
+		const json = JSON.parse(readFileSync(join(cwd, ".pi", "settings.json"), "utf8")) as { packages?: unknown };
+		return Array.isArray(json.packages) ? json.packages : [];
 	} catch {
 		return [];
 	}
