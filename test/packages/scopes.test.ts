@@ -29,6 +29,8 @@ export default function (pi: any) {
 			mode: 0o755,
 			text: `#!${process.execPath}\nimport { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(join(markerDir, "PROC-STARTED"))}, "proc");\nprocess.exit(1);\n`,
 		},
+		// A QuickJS extension can write no marker: the tool it registers is its side effect.
+		...quickjsExtension("qjs", "mark-qjs", "mark_qjs", "qjs"),
 	};
 }
 
@@ -116,6 +118,7 @@ describe("package scopes", () => {
 		assert.equal(run.code, 0, run.stderr);
 		assert.match(run.stderr, /is not trusted/);
 		assert.ok(!run.tools.includes("mark_ts"));
+		assert.ok(!run.tools.includes("mark_qjs"), "the untrusted project's QuickJS extension registered its tool");
 		assert.equal(existsSync(join(markers, "TS-LOADED")), false, "pi loaded the untrusted project's TS extension");
 		assert.equal(existsSync(join(markers, "PROC-STARTED")), false, "the untrusted project's process started");
 		assert.equal(existsSync(join(project, ".pi", "git")), false, "something was cloned into the untrusted .pi/");
@@ -136,6 +139,7 @@ describe("package scopes", () => {
 		assert.equal((await box.pier(["trust", parent])).code, 0);
 		const trusted = await activeTools(box, project);
 		assert.ok(trusted.tools.includes("mark_ts"), `${trusted.tools}\n${trusted.stderr}`);
+		assert.ok(trusted.tools.includes("mark_qjs"), `${trusted.tools}\n${trusted.stderr}`);
 		assert.ok(existsSync(join(markers, "TS-LOADED")));
 		assert.ok(existsSync(join(markers, "PROC-STARTED")));
 		const inherited = JSON.parse((await box.pier(["list", "--json"], { cwd: project })).stdout) as {
