@@ -1,11 +1,16 @@
 /** `pier run` / `pier -p`: headless, through pi's own print mode, set up as pi's `main()` sets it up. */
 import { runPrintMode } from "@earendil-works/pi-coding-agent";
 import { createPierRuntime, modelRefOf } from "../agent/session-factory.js";
-import type { CliArgs } from "./args.js";
+import { ArgsError, type CliArgs } from "./args.js";
+import { initialInput, readPipedStdin } from "./initial-message.js";
 import { initPiTheme, restoreStdout, takeOverStdout } from "./pi-output.js";
 import { reportDiagnostics, sessionOptionsFrom } from "./session-options.js";
 
-export async function runOnce(args: CliArgs): Promise<number> {
+export async function runOnce(args: CliArgs, stdin?: string): Promise<number> {
+	const input = await initialInput(args, stdin ?? (await readPipedStdin()));
+	// With extension flags the words may have gone to them: pi decides once extensions have loaded.
+	if (input.initialMessage === undefined && args.extensionFlags.size === 0)
+		throw new ArgsError('pier run needs a prompt: pier run "hello" (or pipe one in, or @file)');
 	// Before any extension loads: what it writes to stdout goes to stderr, the answer stays clean.
 	await takeOverStdout();
 	try {
@@ -29,13 +34,8 @@ export async function runOnce(args: CliArgs): Promise<number> {
 			await pier.dispose();
 			return 1;
 		}
-		const [initialMessage, ...messages] = args.messages;
 		// Each message argument is its own prompt, as in pi: `"/pirate" "hello"` toggles, then asks.
-		const code = await runPrintMode(runtime, {
-			mode: args.output,
-			...(initialMessage !== undefined ? { initialMessage } : {}),
-			messages,
-		});
+		const code = await runPrintMode(runtime, { mode: args.output, ...input });
 		await pier.extensionHost.shutdown("run finished");
 		return code;
 	} finally {

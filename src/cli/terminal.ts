@@ -4,6 +4,7 @@ import { agentDir } from "../agent/paths.js";
 import { createPierRuntime, modelRefOf } from "../agent/session-factory.js";
 import { TrustStore } from "../extensions/trust-store.js";
 import type { CliArgs } from "./args.js";
+import { initialInput } from "./initial-message.js";
 import { initPiTheme, takeOverStdout } from "./pi-output.js";
 import { reportDiagnostics, sessionOptionsFrom } from "./session-options.js";
 import { askTrustInTerminal } from "./trust-prompt.js";
@@ -21,19 +22,24 @@ export async function runInteractive(args: CliArgs): Promise<number> {
 	});
 	reportDiagnostics(diagnostics);
 	initPiTheme(runtime.services.settingsManager, true);
-	const [initialMessage, ...initialMessages] = args.messages;
+	const input = await initialInput(args, undefined);
 	const mode = new InteractiveMode(runtime, {
 		migratedProviders: [],
 		modelFallbackMessage: runtime.modelFallbackMessage,
-		...(initialMessage !== undefined ? { initialMessage } : {}),
-		initialImages: [],
-		initialMessages,
+		...(input.initialMessage !== undefined ? { initialMessage: input.initialMessage } : {}),
+		initialImages: input.initialImages ?? [],
+		initialMessages: input.messages,
+		verbose: args.verbose,
 	});
 	await mode.run();
 	return 0;
 }
 
 export async function runRpc(args: CliArgs): Promise<number> {
+	if (args.fileArgs.length > 0) {
+		process.stderr.write("pier: @file arguments are not supported in RPC mode\n");
+		return 1;
+	}
 	// stdout belongs to the protocol from the start: what extensions write there while loading goes to stderr.
 	await takeOverStdout();
 	const pier = await createPierRuntime({ ...sessionOptionsFrom(args), mode: "rpc" });
