@@ -4,7 +4,7 @@
  * the request a local OpenAI-compatible server receives where the effect is on the model's input.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { type FakeOpenAI, startFakeOpenAI } from "./helpers/openai-server.js";
@@ -154,5 +154,69 @@ describe("pi's resource switches", () => {
 		assert.equal(bare.code, 0, bare.stderr);
 		assert.doesNotMatch(systemText(server), /global-skill/);
 		assert.doesNotMatch(systemText(server), /zebra-7/);
+	});
+});
+
+describe("pi's session options", () => {
+	const header = (file: string) => JSON.parse(readFileSync(file, "utf8").split("\n")[0]!) as { id: string };
+	const userMessages = (file: string) =>
+		readFileSync(file, "utf8")
+			.split("\n")
+			.filter((line) => line.includes('"role":"user"')).length;
+
+	test("--session takes an id prefix, --fork copies a session, --session-dir moves the files", async () => {
+		using dir = tempDir();
+		const sessions = join(dir.path, "my-sessions");
+		const first = await runPier(["run", "--session-dir", sessions, "hello"], { agentDir: dir.path });
+		assert.equal(first.code, 0, first.stderr);
+		const [file] = readdirSync(sessions).map((name) => join(sessions, name));
+		assert.ok(file, "the session file is in --session-dir");
+		const id = header(file).id;
+
+		const again = await runPier(["run", "--session-dir", sessions, "--session", id.slice(0, 8), "again"], {
+			agentDir: dir.path,
+		});
+		assert.equal(again.code, 0, again.stderr);
+		assert.equal(readdirSync(sessions).length, 1, "the same session continued");
+		assert.equal(userMessages(file), 2);
+
+		const fork = await runPier(["run", "--session-dir", sessions, "--fork", id.slice(0, 8), "forked"], {
+			agentDir: dir.path,
+		});
+		assert.equal(fork.code, 0, fork.stderr);
+		const forked = readdirSync(sessions)
+			.map((name) => join(sessions, name))
+			.find((f) => f !== file)!;
+		assert.notEqual(header(forked).id, id);
+		assert.equal(userMessages(forked), 3, "the fork holds the history and its own prompt");
+		assert.equal(userMessages(file), 2, "the original is untouched");
+
+		const none = await runPier(["run", "--session-dir", sessions, "--session", "zzzz", "x"], { agentDir: dir.path });
+		assert.equal(none.code, 1);
+		assert.match(none.stderr, /No session found matching 'zzzz'/);
+		const clash = await runPier(["run", "--fork", id, "--no-session", "x"], { agentDir: dir.path });
+		assert.equal(clash.code, 1);
+		assert.match(clash.stderr, /--fork cannot be combined with --no-session/);
+	});
+
+	test("--export writes pi's HTML export of a session file", async () => {
+		using dir = tempDir();
+		const sessions = join(dir.path, "s");
+		await runPier(["run", "--session-dir", sessions, "hello export"], { agentDir: dir.path });
+		const [name] = readdirSync(sessions);
+		const out = join(dir.path, "out.html");
+		const result = await runPier(["--export", join(sessions, name!), out], { agentDir: dir.path });
+		assert.equal(result.code, 0, result.stderr);
+		assert.match(result.stdout, /Exported to: .*out\.html/);
+		const html = readFileSync(out, "utf8");
+		assert.ok(html.startsWith("<!DOCTYPE html>") || html.startsWith("<html"), "an HTML document");
+		// pi embeds the session's entries (base64 JSON) in the page.
+		const embedded = [...html.matchAll(/[A-Za-z0-9+/=]{200,}/g)].map((m) => Buffer.from(m[0], "base64").toString());
+		assert.ok(
+			html.includes("hello export") || embedded.some((text) => text.includes("hello export")),
+			"the session's prompt is in the export",
+		);
+		const missing = await runPier(["--export", join(dir.path, "absent.jsonl")], { agentDir: dir.path });
+		assert.equal(missing.code, 1);
 	});
 });

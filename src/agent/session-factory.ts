@@ -40,6 +40,8 @@ export type SessionTarget =
 	| { kind: "new" }
 	| { kind: "continue" }
 	| { kind: "open"; file: string }
+	/** pi's `--fork`: a new session in this project holding a copy of that file's history. */
+	| { kind: "fork"; file: string }
 	| { kind: "memory" };
 
 export interface PierSessionOptions {
@@ -59,6 +61,8 @@ export interface PierSessionOptions {
 	apiKey?: string;
 	thinkingLevel?: ThinkingLevel;
 	session?: SessionTarget;
+	/** pi's `--session-dir`: where this project's session files live (default: pi's per-project directory). */
+	sessionDir?: string;
 	/** Extension files or directories, as `pi -e`. */
 	extensionPaths?: string[];
 	/** Skip discovered extensions (explicit `extensionPaths` and factories still load), as `pi --no-extensions`. */
@@ -151,6 +155,8 @@ function sessionManagerFor(target: SessionTarget, cwd: string, sessionDir: strin
 			return SessionManager.inMemory(cwd);
 		case "open":
 			return SessionManager.open(resolve(cwd, target.file), sessionDir);
+		case "fork":
+			return SessionManager.forkFrom(resolve(cwd, target.file), cwd, sessionDir);
 		case "continue":
 			return SessionManager.continueRecent(cwd, sessionDir);
 		case "new":
@@ -161,7 +167,7 @@ function sessionManagerFor(target: SessionTarget, cwd: string, sessionDir: strin
 export async function createPierRuntime(options: PierSessionOptions = {}): Promise<PierRuntime> {
 	const cwd = resolve(options.cwd ?? process.cwd());
 	const agentDir = options.agentDir ? resolve(options.agentDir) : defaultAgentDir();
-	const sessionDir = sessionDirFor(cwd, agentDir);
+	const sessionDir = options.sessionDir ? resolve(expandTilde(options.sessionDir)) : sessionDirFor(cwd, agentDir);
 	mkdirSync(sessionDir, { recursive: true });
 	let trust = initialTrust(cwd, agentDir, options.approve);
 	const authStorage = AuthStorage.create(`${agentDir}/auth.json`);

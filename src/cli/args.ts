@@ -58,6 +58,11 @@ export interface CliArgs {
 	extensions: string[];
 	noExtensions: boolean;
 	session?: string;
+	/** pi's `--fork <path|id>`, `--session-dir <dir>`, `-r/--resume`, `--export <file> [out.html]`. */
+	fork?: string;
+	sessionDir?: string;
+	resume: boolean;
+	export?: string;
 	continue: boolean;
 	noSession: boolean;
 	cwd?: string;
@@ -90,6 +95,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 		extensions: [],
 		noExtensions: false,
 		continue: false,
+		resume: false,
 		noSession: false,
 		json: false,
 		extensionFlags: new Map(),
@@ -278,8 +284,13 @@ Options (pi's, with pi's meaning):
                             skip discovered skills, templates, themes, AGENTS.md/CLAUDE.md
   @<file>                   put a file's text (or image) in the first prompt
   --verbose                 pi's verbose start-up; --offline: no network at start-up (PI_OFFLINE=1)
-  --session <file>          continue a specific session file
+  --session <path|id>       continue a session file, or the session whose id starts so
+  --fork <path|id>          a new session with a copy of that session's history
   -c, --continue            continue the most recent session of this project
+  -r, --resume              pick a session to continue (pi's picker)
+  --session-dir <dir>       where this project's session files are kept
+  --export <session.jsonl> [out.html]
+                            export a session to HTML (pi's exporter) and exit
   --no-session              keep the session in memory only
   --cwd <dir>               project directory (default: the current one)
   --approve / --no-approve  trust / do not trust this project for this run only (nothing is stored)

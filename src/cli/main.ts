@@ -26,7 +26,10 @@ export async function main(argv: readonly string[]): Promise<number> {
 	// pi's --offline: its network-free start-up, for pi's code and every child that inherits the environment.
 	if (args.offline) process.env.PI_OFFLINE = "1";
 	try {
-		if (args.listModels !== undefined && ["run", "rpc", "interactive"].includes(args.command))
+		const piCommand = ["run", "rpc", "interactive"].includes(args.command);
+		if (args.export !== undefined && piCommand)
+			return await (await import("./session-choice.js")).exportSession(args.export, args.messages[0]);
+		if (args.listModels !== undefined && piCommand)
 			return await (await import("./list-models.js")).listModelsCommand(args);
 		switch (args.command) {
 			case "version":

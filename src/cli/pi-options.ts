@@ -91,6 +91,19 @@ export function piOption(
 		case "--no-context-files":
 			args.noContextFiles = true;
 			return true;
+		case "--fork":
+			args.fork = value();
+			return true;
+		case "--session-dir":
+			args.sessionDir = value();
+			return true;
+		case "-r":
+		case "--resume":
+			args.resume = true;
+			return true;
+		case "--export":
+			args.export = value();
+			return true;
 		case "--verbose":
 			args.verbose = true;
 			return true;

@@ -4,6 +4,7 @@ import { createPierRuntime, modelRefOf } from "../agent/session-factory.js";
 import { ArgsError, type CliArgs } from "./args.js";
 import { initialInput, readPipedStdin } from "./initial-message.js";
 import { initPiTheme, restoreStdout, takeOverStdout } from "./pi-output.js";
+import { withChosenSession } from "./session-choice.js";
 import { reportDiagnostics, sessionOptionsFrom } from "./session-options.js";
 
 export async function runOnce(args: CliArgs, stdin?: string): Promise<number> {
@@ -14,10 +15,9 @@ export async function runOnce(args: CliArgs, stdin?: string): Promise<number> {
 	// Before any extension loads: what it writes to stdout goes to stderr, the answer stays clean.
 	await takeOverStdout();
 	try {
-		const pier = await createPierRuntime({
-			...sessionOptionsFrom(args),
-			mode: args.output === "json" ? "json" : "print",
-		});
+		const options = await withChosenSession(args, sessionOptionsFrom(args));
+		if (!options) return 0;
+		const pier = await createPierRuntime({ ...options, mode: args.output === "json" ? "json" : "print" });
 		const { runtime, diagnostics } = pier;
 		initPiTheme(runtime.services.settingsManager, false);
 		reportDiagnostics(diagnostics);

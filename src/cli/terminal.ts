@@ -6,6 +6,7 @@ import { TrustStore } from "../extensions/trust-store.js";
 import type { CliArgs } from "./args.js";
 import { initialInput } from "./initial-message.js";
 import { initPiTheme, takeOverStdout } from "./pi-output.js";
+import { withChosenSession } from "./session-choice.js";
 import { reportDiagnostics, sessionOptionsFrom } from "./session-options.js";
 import { askTrustInTerminal } from "./trust-prompt.js";
 
@@ -14,7 +15,11 @@ export async function runInteractive(args: CliArgs): Promise<number> {
 		process.stderr.write('pier: the interactive terminal needs a TTY; for one prompt use pier run "<prompt>"\n');
 		return 2;
 	}
-	const options = sessionOptionsFrom(args);
+	const options = await withChosenSession(args, sessionOptionsFrom(args));
+	if (!options) {
+		process.stdout.write("No session selected\n");
+		return 0;
+	}
 	const { runtime, diagnostics } = await createPierRuntime({
 		...options,
 		mode: "tui",
@@ -42,7 +47,9 @@ export async function runRpc(args: CliArgs): Promise<number> {
 	}
 	// stdout belongs to the protocol from the start: what extensions write there while loading goes to stderr.
 	await takeOverStdout();
-	const pier = await createPierRuntime({ ...sessionOptionsFrom(args), mode: "rpc" });
+	const options = await withChosenSession(args, sessionOptionsFrom(args));
+	if (!options) return 0;
+	const pier = await createPierRuntime({ ...options, mode: "rpc" });
 	const { runtime, diagnostics } = pier;
 	initPiTheme(runtime.services.settingsManager, false);
 	reportDiagnostics(diagnostics);
