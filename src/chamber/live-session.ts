@@ -23,6 +23,8 @@ export interface OpenOptions {
 	extensionPaths?: string[];
 	model?: string;
 	thinkingLevel?: ThinkingLevel;
+	/** Extension flags, as `pier --name value` passes them. */
+	extensionFlags?: ReadonlyMap<string, boolean | string>;
 	name?: string;
 	/** Replay window for this session's stream (tests shrink it). */
 	replay?: { maxEvents?: number; maxBytes?: number };
@@ -93,6 +95,7 @@ export class LiveSession {
 			...(options.extensionPaths ? { extensionPaths: options.extensionPaths } : {}),
 			...(options.model ? { model: options.model } : {}),
 			...(options.thinkingLevel ? { thinkingLevel: options.thinkingLevel } : {}),
+			...(options.extensionFlags ? { extensionFlags: new Map(options.extensionFlags) } : {}),
 			extensionHost: { environment: { PICHAMBER: "1" } },
 			onExtensionDiagnostic: (d) => live?.reportError(d.message, "extension host"),
 		});
