@@ -55,3 +55,13 @@ test("a session's flags are validated by name and count", async () => {
 		assert.equal(reply.status, 400, JSON.stringify(reply.body));
 	}
 });
+
+test("a flag no extension registered is pi's Unknown option, shown in that session, which goes on", async () => {
+	const created = await api.call<{ session: { id: string } }>("POST", "/api/pi/sessions", { flags: { nope: true } });
+	assert.equal(created.status, 201, JSON.stringify(created.body));
+	const id = created.body.session.id;
+	const stream = api.events(`session=${id}`);
+	const snapshot = await stream.waitFor((e) => e.event === "session.snapshot", "the first snapshot");
+	assert.match(JSON.stringify(snapshot.payload), /Unknown option: --nope/);
+	stream.close();
+});
