@@ -32,6 +32,7 @@ import { resourceOverridesForTrust, settingsForTrust } from "../extensions/trust
 import { canonicalDir, TrustStoreError } from "../extensions/trust-store.js";
 import { installDemoModel } from "./demo-model.js";
 import { chooseModel } from "./model-choice.js";
+import { acquireSessionLease, type SessionLease, SessionInUseError } from "./session-lease.js";
 import { startProtocolExtensions } from "./protocol-start.js";
 import { agentDir as defaultAgentDir, expandTilde, sessionDirFor } from "./paths.js";
 
@@ -96,6 +97,8 @@ export interface PierSessionOptions {
 	askProjectTrust?: (decision: TrustDecision) => Promise<boolean | undefined>;
 	/** Values of extension-registered CLI flags (`--name value`). */
 	extensionFlags?: Map<string, boolean | string>;
+	/** Who holds the session file's lease, as a refused second writer is told ("serve", "run", …). */
+	leaseHolder?: string;
 	/** What the session shows protocol extensions: `tui`, `rpc`, `json` or `print` (no dialogs). */
 	mode?: Mode;
 	/** Protocol extension host settings (defaults: rpi's timeouts, 1 MiB frames, empty environment). */
@@ -187,12 +190,29 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 		}),
 	];
 
+	// One writer per session file (session-lease.ts): the lease follows the runtime's current file
+	// across /new, /resume and forks, and is released when the runtime ends.
+	let lease: SessionLease | undefined;
+	const leaseHolder = `pier ${options.leaseHolder ?? options.mode ?? "session"}`;
 	const createRuntime: CreateAgentSessionRuntimeFactory = async ({
 		cwd,
 		agentDir,
 		sessionManager,
 		sessionStartEvent,
 	}) => {
+		const file = sessionManager.getSessionFile();
+		if (file && file !== lease?.file) {
+			let next: SessionLease;
+			try {
+				next = acquireSessionLease(file, leaseHolder);
+			} catch (error) {
+				if (error instanceof SessionInUseError)
+					throw Object.assign(new PierUsageError(error.message, 1), { cause: error });
+				throw error;
+			}
+			lease?.release();
+			lease = next;
+		}
 		const modelRegistry = pierModelRegistry(authStorage, agentDir);
 		produceProviderHeaders(modelRegistry, extensionHost);
 		// A session switched to another project (/resume, /new in another cwd) gets that project's own decision,
@@ -316,6 +336,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 		extensionHost,
 		dispose: async () => {
 			await runtime.dispose();
+			lease?.release();
 			await extensionHost.shutdown("session ended");
 		},
 	};
