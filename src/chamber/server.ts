@@ -6,12 +6,14 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { type AddressInfo, isIP } from "node:net";
 import { basename, extname, join, normalize, resolve, sep } from "node:path";
+import { networkInterfaces } from "node:os";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { type AuthEnv, authRoutes, checkOrigin, requireAuth } from "./auth/http.js";
+import { removeDaemonRecord, writeDaemonRecord } from "./auth/pairing-inbox.js";
 import { AuthStore } from "./auth/store.js";
 import { Chamber, type ChamberOptions } from "./chamber.js";
 import { type ConnectionLimits, capConnections, DEFAULT_CONNECTION_LIMITS, httpServerOptions } from "./connections.js";
@@ -185,6 +187,20 @@ function serveWebFile(c: Context, webDir: string): Response {
 	return new Response(readFileSync(file), { headers });
 }
 
+/** Bound to every interface: the machine's LAN addresses reach the page too. */
+export function lanUrls(host: string, port: number): string[] {
+	if (host !== "0.0.0.0" && host !== "::") return [];
+	const urls: string[] = [];
+	for (const addresses of Object.values(networkInterfaces())) {
+		for (const a of addresses ?? []) {
+			if (a.internal || (a.family !== "IPv4" && host === "0.0.0.0")) continue;
+			if (a.family === "IPv6" && a.address.startsWith("fe80")) continue;
+			urls.push(`http://${a.family === "IPv6" ? `[${a.address}]` : a.address}:${port}/`);
+		}
+	}
+	return urls;
+}
+
 /** 127.0.0.0/8, ::1 and localhost: addresses no other machine can reach. */
 export function isLoopback(host: string): boolean {
 	if (host === "localhost" || host === "::1") return true;
@@ -193,6 +209,8 @@ export function isLoopback(host: string): boolean {
 
 export interface RunningChamber {
 	url: string;
+	/** `url`, then the LAN addresses when bound to every interface (0.0.0.0, ::). */
+	urls: string[];
 	port: number;
 	pairingUrl: string;
 	close(): Promise<void>;
@@ -223,13 +241,18 @@ export async function startChamber(
 	const host = options.host.includes(":") ? `[${options.host}]` : options.host;
 	const url = `http://${host}:${port}/`;
 	const pairing = built.auth.createPairingToken(10 * 60_000);
+	const urls = [url, ...lanUrls(options.host, port)];
+	// `pier pair` finds the daemon of this state directory, and the addresses to print, here.
+	writeDaemonRecord(options.stateDir, { pid: process.pid, urls, startedAt: new Date().toISOString() });
 	return {
 		url,
+		urls,
 		port,
 		pairingUrl: `${url}#pair=${pairing.token}`,
 		chamber: built.chamber,
 		auth: built.auth,
 		close: async () => {
+			removeDaemonRecord(options.stateDir);
 			await built.close();
 			await new Promise<void>((done) => {
 				server.close(() => done());

@@ -11,6 +11,7 @@ export type Command =
 	| "serve"
 	| "trust"
 	| "untrust"
+	| "pair"
 	| "interactive"
 	| "rpc"
 	| GrantCommand
@@ -107,7 +108,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 	if (first === "run" || first === "sessions") {
 		args.command = first;
 		rest = rest.slice(1);
-	} else if (first === "ext" || first === "serve" || first === "trust" || first === "untrust") {
+	} else if (first === "ext" || first === "serve" || first === "trust" || first === "untrust" || first === "pair") {
 		return { ...args, command: first, rest: rest.slice(1) };
 	} else if (first === "grant" || first === "revoke") {
 		return { ...args, command: first, rest: rest.slice(1) };
@@ -244,6 +245,9 @@ Usage:
   pier --mode rpc [options]       pi's RPC protocol over stdio
   pier serve [--host H] [--port N] [--ui-password PW] [-e <path>]…
                                   the chamber: a daemon with a web app (pier serve --help)
+  pier pair [--state-dir DIR] [--minutes N]
+                                  a fresh one-time sign-in link for the chamber of that state directory
+                                  (running or not): signing out never locks you out
   pier sessions [--cwd <dir>] [--json]
                                   list saved sessions (all projects, or one)
   pier trust [dir] [--parent]     trust a project (stored in <agentDir>/trust.json; pier trust --help)

@@ -1,9 +1,10 @@
 /**
  * The chamber's credentials: the UI password (as an scrypt hash), browser sessions (browser-sessions.ts) and
  * device tokens, kept in `<stateDir>/auth.json` (auth-file.ts), plus one-time pairing tokens kept in memory
- * only. Secrets that we hand out are stored as SHA-256 hashes, so a leaked auth.json cannot be replayed as a
+ * (the daemon's own) or in `<stateDir>/pairing-inbox.json` (`pier pair`'s). Secrets that we hand out are stored as SHA-256 hashes, so a leaked auth.json cannot be replayed as a
  * cookie, a browser key or a bearer token.
  */
+import { dirname } from "node:path";
 import { randomBytes, type ScryptOptions, scrypt as scryptCallback, timingSafeEqual } from "node:crypto";
 import {
 	type AuthFile,
@@ -15,6 +16,7 @@ import {
 	writeFileAtomic,
 } from "./auth-file.js";
 import { type BrowserCheck, BrowserSessions, isPlausibleSecret, sha256 } from "./browser-sessions.js";
+import { takePairingToken } from "./pairing-inbox.js";
 
 export type { PasswordHash } from "./auth-file.js";
 export { BROWSER_SESSION_TTL_MS, type BrowserCheck, SessionLimitError } from "./browser-sessions.js";
@@ -252,7 +254,10 @@ export class AuthStore {
 
 	// ---- pairing tokens ----------------------------------------------------------------------------
 
-	/** In memory only: a restart invalidates outstanding links, which errs on the safe side. */
+	/**
+	 * In memory only: a restart invalidates outstanding links, which errs on the safe side. Links that
+	 * `pier pair` minted wait in the state directory instead (pairing-inbox.ts).
+	 */
 	createPairingToken(ttlMs: number): PairingToken {
 		if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new RangeError("pairing token ttl must be a positive number");
 		const now = this.now();
@@ -272,7 +277,8 @@ export class AuthStore {
 		if (!isPlausibleSecret(token)) return false;
 		const hash = sha256(token);
 		const expiresAt = this.pairing.get(hash);
-		if (expiresAt === undefined) return false;
+		// Not one of ours: perhaps `pier pair` minted it for this state directory.
+		if (expiresAt === undefined) return takePairingToken(dirname(this.path), token, this.now());
 		this.pairing.delete(hash);
 		return expiresAt > this.now();
 	}
