@@ -11,6 +11,7 @@ import { availableModels } from "../agent/session-factory.js";
 import type { Chamber } from "./chamber.js";
 import { extensionList } from "./extension-list.js";
 import { grantRoutes } from "./grant-routes.js";
+import { providerRoutes, thinkingLevelsOf } from "./provider-routes.js";
 import { jsonError } from "./http-errors.js";
 import { SessionError } from "./live-session.js";
 import { latestRows, pageOf } from "./transcript.js";
@@ -170,6 +171,7 @@ export function piRoutes(chamber: Chamber): Hono {
 			name: m.name ?? m.id,
 			provider: m.provider,
 			reasoning: m.reasoning === true,
+			thinkingLevels: thinkingLevelsOf(m),
 		}));
 		return c.json({ models });
 	});
@@ -190,6 +192,7 @@ export function piRoutes(chamber: Chamber): Hono {
 	});
 
 	app.route("/grants", grantRoutes());
+	app.route("/providers", providerRoutes());
 
 	app.get("/ui-settings", (c) => c.json(chamber.uiSettings()));
 

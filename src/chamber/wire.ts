@@ -186,6 +186,8 @@ export interface ModelView {
 	name: string;
 	provider: string;
 	reasoning: boolean;
+	/** The levels this model supports ("off" only without reasoning): all the thinking picker offers. */
+	thinkingLevels: string[];
 }
 
 export interface TrustView {

@@ -72,13 +72,24 @@ export function ModelPicker({ sessionId, model, onChanged }: ModelPickerProps) {
 		>
 			{!model && <option value="">No model</option>}
 			{model && !known && <option value={model}>{model}</option>}
-			{models.map((m) => (
-				<option key={m.ref} value={m.ref}>
-					{m.name === m.ref ? m.ref : `${m.name} (${m.provider})`}
-				</option>
+			{byProvider(models).map(([provider, list]) => (
+				<optgroup key={provider} label={provider}>
+					{list.map((m) => (
+						<option key={m.ref} value={m.ref}>
+							{m.name === m.ref ? m.ref : `${m.name} (${m.provider})`}
+						</option>
+					))}
+				</optgroup>
 			))}
 		</select>
 	);
+}
+
+/** The picker's groups: one per provider, in the order the daemon lists them. */
+function byProvider(models: readonly ModelView[]): [string, ModelView[]][] {
+	const groups = new Map<string, ModelView[]>();
+	for (const m of models) groups.set(m.provider, [...(groups.get(m.provider) ?? []), m]);
+	return [...groups];
 }
 
 interface ThinkingPickerProps {
@@ -90,10 +101,11 @@ interface ThinkingPickerProps {
 
 export function ThinkingPicker({ sessionId, model, level, onChanged }: ThinkingPickerProps) {
 	const [busy, setBusy] = useState(false);
-	// A hint only: the daemon is the judge of which levels a model takes, and its refusal is shown as a toast.
-	const cannotThink = useModels().find((m) => m.ref === model)?.reasoning === false && level === "off";
+	// Only the levels the model supports (the daemon says which): a level it would refuse is never offered.
+	const known = useModels().find((m) => m.ref === model);
+	const levels: readonly string[] = known?.thinkingLevels ?? THINKING_LEVELS;
+	const cannotThink = levels.length === 1 && levels[0] === "off";
 	const toast = useToast();
-	const levels: readonly string[] = THINKING_LEVELS;
 	return (
 		<select
 			class="picker"

@@ -1,0 +1,169 @@
+/**
+ * `/api/pi/providers`: pi's providers as the browser may set them up. Keys go to pi's own `auth.json` (so
+ * `pi` and `pier` both use them) and custom OpenAI-compatible providers to pi's `models.json`; both files
+ * are read fresh per request, since the CLI may change them while the daemon runs. No response carries a
+ * key: only where a provider's credentials come from.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { getSupportedThinkingLevels } from "@earendil-works/pi-ai";
+import { AuthStorage } from "@earendil-works/pi-coding-agent";
+import { Hono } from "hono";
+import { Type } from "typebox";
+import { Compile } from "typebox/compile";
+import { agentDir } from "../agent/paths.js";
+import { pierModelRegistry } from "../agent/session-factory.js";
+import { writeFileAtomic } from "./auth/auth-file.js";
+import { jsonError } from "./http-errors.js";
+
+const PROVIDER_ID = "^[a-z0-9][a-z0-9._-]{0,63}$";
+/** The wire formats a custom provider may speak: pi-ai's OpenAI-compatible and Anthropic APIs. */
+const CUSTOM_APIS = ["openai-completions", "openai-responses", "anthropic-messages"] as const;
+
+const KeyBody = Compile(
+	Type.Object({ apiKey: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false }),
+);
+const CustomBody = Compile(
+	Type.Object(
+		{
+			id: Type.String({ pattern: PROVIDER_ID }),
+			baseUrl: Type.String({ pattern: "^https?://", maxLength: 2048 }),
+			api: Type.Union(CUSTOM_APIS.map((api) => Type.Literal(api))),
+			apiKey: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+			models: Type.Array(
+				Type.Object(
+					{
+						id: Type.String({ minLength: 1, maxLength: 256 }),
+						name: Type.Optional(Type.String({ maxLength: 256 })),
+						reasoning: Type.Optional(Type.Boolean()),
+					},
+					{ additionalProperties: false },
+				),
+				{ minItems: 1, maxItems: 100 },
+			),
+		},
+		{ additionalProperties: false },
+	),
+);
+
+export type ProviderSource = "auth.json" | "environment" | "models.json" | "runtime" | "none";
+
+export interface ProviderView {
+	id: string;
+	name: string;
+	/** Where its credentials come from; "none": its models cannot be used until a key is set. */
+	credentials: ProviderSource;
+	models: number;
+	/** Added to models.json (through this page or by hand). */
+	custom: boolean;
+	/** pi logs in to it with OAuth (`/login` in pi's terminal). */
+	oauth: boolean;
+}
+
+function sourceOf(status: { configured: boolean; source?: string }): ProviderSource {
+	if (!status.configured) return "none";
+	switch (status.source) {
+		case "stored":
+			return "auth.json";
+		case "environment":
+			return "environment";
+		case "runtime":
+			return "runtime";
+		default:
+			return "models.json";
+	}
+}
+
+function readModelsJson(file: string): { providers: Record<string, unknown> } {
+	if (!existsSync(file)) return { providers: {} };
+	const parsed = JSON.parse(readFileSync(file, "utf8")) as { providers?: Record<string, unknown> };
+	return { ...parsed, providers: parsed.providers ?? {} };
+}
+
+export function providerRoutes(dir: () => string = agentDir): Hono {
+	const app = new Hono();
+	const auth = () => AuthStorage.create(join(dir(), "auth.json"));
+
+	app.get("/", (c) => {
+		const storage = auth();
+		const registry = pierModelRegistry(storage, dir());
+		const custom = readModelsJson(join(dir(), "models.json")).providers;
+		const oauth = new Set(storage.getOAuthProviders().map((p) => p.id));
+		// A models.json apiKey is resolved by the registry, not reported by the auth status.
+		const usable = new Set(registry.getAvailable().map((m) => m.provider));
+		const credentialsOf = (id: string): ProviderSource => {
+			const source = sourceOf(storage.getAuthStatus(id));
+			return source === "none" && usable.has(id) ? "models.json" : source;
+		};
+		const byProvider = new Map<string, number>();
+		for (const model of registry.getAll()) byProvider.set(model.provider, (byProvider.get(model.provider) ?? 0) + 1);
+		const providers: ProviderView[] = [...byProvider].map(([id, models]) => ({
+			id,
+			name: registry.getProviderDisplayName(id),
+			credentials: id === "pier" ? "runtime" : credentialsOf(id),
+			models,
+			custom: id in custom,
+			oauth: oauth.has(id),
+		}));
+		return c.json({ providers: providers.sort((a, b) => a.id.localeCompare(b.id)) });
+	});
+
+	app.put("/:provider/key", async (c) => {
+		const provider = c.req.param("provider");
+		if (!new RegExp(PROVIDER_ID).test(provider)) return jsonError(c, 400, "bad_request", "provider: not a provider id");
+		const body = await c.req.json().catch(() => undefined);
+		if (!KeyBody.Check(body)) return jsonError(c, 400, "bad_request", "body must be {apiKey: a non-empty string}");
+		const storage = auth();
+		storage.set(provider, { type: "api_key", key: body.apiKey });
+		return c.json({ provider, credentials: sourceOf(storage.getAuthStatus(provider)) });
+	});
+
+	app.delete("/:provider/key", (c) => {
+		const provider = c.req.param("provider");
+		const storage = auth();
+		if (!storage.has(provider)) return jsonError(c, 404, "not_found", `auth.json holds no key for ${provider}`);
+		storage.remove(provider);
+		return c.json({ provider, credentials: sourceOf(storage.getAuthStatus(provider)) });
+	});
+
+	/** A custom provider in models.json; an existing one of that id is replaced (it is the user's own). */
+	app.post("/", async (c) => {
+		const body = await c.req.json().catch(() => undefined);
+		if (!CustomBody.Check(body)) {
+			const first = [...CustomBody.Errors(body)][0];
+			const where = first ? `${first.instancePath || "body"}: ${first.message}` : "body";
+			return jsonError(
+				c,
+				400,
+				"bad_request",
+				`${where} (want {id, baseUrl, api: ${CUSTOM_APIS.join("|")}, apiKey?, models: [{id, name?, reasoning?}]})`,
+			);
+		}
+		if (body.id === "pier") return jsonError(c, 409, "reserved", "pier is pier's own provider (the demo model)");
+		const file = join(dir(), "models.json");
+		let current: ReturnType<typeof readModelsJson>;
+		try {
+			current = readModelsJson(file);
+		} catch (error) {
+			return jsonError(c, 409, "models_json_invalid", `${file}: ${(error as Error).message}; fix it first`);
+		}
+		current.providers[body.id] = {
+			baseUrl: body.baseUrl,
+			api: body.api,
+			...(body.apiKey ? { apiKey: body.apiKey } : {}),
+			models: body.models,
+		};
+		writeFileAtomic(file, `${JSON.stringify(current, null, "\t")}\n`);
+		const registry = pierModelRegistry(auth(), dir());
+		const error = registry.getError();
+		if (error) return jsonError(c, 422, "models_json_invalid", `models.json: ${error}`);
+		return c.json({ provider: body.id, models: registry.getAll().filter((m) => m.provider === body.id).length }, 201);
+	});
+
+	return app;
+}
+
+/** The thinking levels a model supports (pi-ai's rule), so the picker offers no level it would refuse. */
+export function thinkingLevelsOf(model: Parameters<typeof getSupportedThinkingLevels>[0]): string[] {
+	return getSupportedThinkingLevels(model);
+}
