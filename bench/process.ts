@@ -1,25 +1,24 @@
 /**
- * Process extensions: tool round trip and pipelined throughput beside a raw
- * JSONL pipe echo and the same tool as an in-process pi extension; load time
- * (spawn → ready) for 1 and 10 extensions.
+ * Process extensions: tool round trip and pipelined throughput beside a raw JSONL pipe echo (the floor any
+ * stdio protocol stands on), and load time (spawn → ready) for 1 and 10 extensions beside a bare spawn.
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { AgentTool } from "@earendil-works/pi-agent-core";
-import { Type } from "@earendil-works/pi-ai";
-import { createPierRuntime } from "../src/agent/session-factory.js";
-import { ExtensionHost } from "../src/extensions/host/host.js";
-import { loadManifest } from "../src/extensions/manifest.js";
-import { processSpec } from "../src/extensions/runtimes/process/launcher.js";
-import { measure, printRows, type Stats, stats } from "./harness.js";
+import type { ExtensionHost } from "../src/extensions/host/host.js";
+import type { Result } from "./figures.js";
+import { echoHost } from "./fixture-copies.js";
+import { type BenchContext, compareAll, ratePerSecond, timeEach, timeOnce } from "./harness.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const ECHO_EXTENSION = join(ROOT, "bench", "fixtures", "echo-extension");
 const RAW_ECHO = join(ROOT, "bench", "fixtures", "raw-echo.mjs");
 
-/** A raw pipe to a child that echoes lines: the floor any stdio protocol stands on. */
-function rawPipe() {
+/** Round trips per block, and calls per throughput block. */
+export const ROUND_TRIPS = 1_000;
+export const PIPELINED = 20_000;
+
+/** A raw pipe to a child that echoes lines, carrying a line the size of the host's request frame. */
+export function rawPipe() {
 	const child = spawn(process.execPath, [RAW_ECHO], { stdio: ["pipe", "pipe", "inherit"] });
 	const waiting: Array<() => void> = [];
 	let buffer = "";
@@ -33,117 +32,79 @@ function rawPipe() {
 		}
 	});
 	const line = `${JSON.stringify({ type: "request", id: "x", request: { kind: "invoke", invocation: { kind: "tool", name: "echo", callId: "c", arguments: { text: "hi" } } } })}\n`;
+	const roundTrip = () =>
+		new Promise<void>((resolve) => {
+			waiting.push(resolve);
+			child.stdin.write(line);
+		});
 	return {
-		roundTrip: () =>
-			new Promise<void>((resolve) => {
-				waiting.push(resolve);
-				child.stdin.write(line);
-			}),
+		roundTrip,
+		/** A block of sequential round trips, µs each. */
+		block: () => timeEach(roundTrip, ROUND_TRIPS, "µs"),
 		close: () => child.kill(),
 	};
 }
 
-function perSecond(count: number, ms: number): Stats {
-	const rate = (count / ms) * 1000;
-	return { runs: 1, median: rate, p99: rate };
+/** Load `count` extensions and shut them down; the load's time in ms. */
+async function loadOnce(count: number): Promise<number> {
+	let host: ExtensionHost | undefined;
+	const ms = await timeOnce(async () => {
+		host = await echoHost("process", count);
+	});
+	await host?.shutdown("bench");
+	return ms;
 }
 
-async function pipelined(count: number, fire: () => Promise<unknown>): Promise<Stats> {
-	const start = process.hrtime.bigint();
-	const batch = 1_000;
-	for (let done = 0; done < count; done += batch) {
-		await Promise.all(Array.from({ length: Math.min(batch, count - done) }, fire));
-	}
-	return perSecond(count, Number(process.hrtime.bigint() - start) / 1e6);
-}
-
-async function loadHost(count: number): Promise<ExtensionHost> {
-	const manifest = loadManifest(ECHO_EXTENSION);
-	const host = new ExtensionHost({ mode: "print", maxParallelLoads: count });
-	const specs = Array.from({ length: count }, () => processSpec(manifest, { cwd: ROOT, projectTrusted: true }));
-	const report = await host.load(specs);
-	if (report.failures.length > 0) throw new Error(report.failures[0]!.message);
-	return host;
-}
-
-export async function benchProcess(runs: number): Promise<void> {
-	const calls = runs * 100;
-	const throughputCalls = 50_000;
-
-	const raw = rawPipe();
-	await measure(raw.roundTrip, 200, 0);
-	const rawRound = await measure(raw.roundTrip, calls, 0);
-	const rawRate = await pipelined(throughputCalls, raw.roundTrip);
-	raw.close();
-
-	const host = await loadHost(1);
-	const args = { text: "hi" };
-	await measure(() => host.invokeTool("echo", "c", args), 200, 0);
-	const hostRound = await measure(() => host.invokeTool("echo", "c", args), calls, 0);
-	const hostRate = await pipelined(throughputCalls, () => host.invokeTool("echo", "c", args));
-	await host.shutdown("bench");
-
-	// The same tool as an in-process pi extension, called through the real session's tool list.
-	const echo: AgentTool = {
-		name: "echo",
-		label: "Echo",
-		description: "Echoes its text",
-		parameters: Type.Object({ text: Type.String() }),
-		async execute(_id, params) {
-			return { content: [{ type: "text", text: (params as { text: string }).text }], details: {} };
-		},
-	};
-	const pier = await createPierRuntime({ tools: [echo], session: { kind: "memory" }, noExtensions: true });
-	const inProcess = pier.runtime.session.agent.state.tools.find((t) => t.name === "echo")!;
-	const inRound = await measure(() => inProcess.execute("c", args), calls, 200);
-	const inRate = await pipelined(throughputCalls, () => inProcess.execute("c", args));
-	await pier.dispose();
-
-	const loads: Record<number, number[]> = { 1: [], 10: [] };
-	for (const count of [1, 10] as const) {
-		for (let i = 0; i < Math.max(3, Math.floor(runs / 2)); i++) {
-			const start = process.hrtime.bigint();
-			const h = await loadHost(count);
-			loads[count]!.push(Number(process.hrtime.bigint() - start) / 1e6);
-			await h.shutdown("bench");
-		}
-	}
-	const bareSpawn = await measure(
+const bareSpawn = () =>
+	timeOnce(
 		() =>
 			new Promise<void>((resolve) => {
 				spawn(process.execPath, ["-e", "0"], { stdio: "ignore" }).on("exit", () => resolve());
 			}),
-		Math.max(3, Math.floor(runs / 2)),
 	);
 
-	printRows("process extensions", [
-		{ figure: "tool round trip, process extension", value: hostRound, baseline: "raw JSONL pipe echo", base: rawRound },
-		{ figure: "tool round trip, process extension", value: hostRound, baseline: "in-process pi tool", base: inRound },
-		{
-			figure: "pipelined tool calls, process extension",
-			value: hostRate,
-			baseline: "raw JSONL pipe echo",
-			base: rawRate,
-			unit: "/s",
-		},
-		{
-			figure: "pipelined tool calls, process extension",
-			value: hostRate,
-			baseline: "in-process pi tool",
-			base: inRate,
-			unit: "/s",
-		},
-		{
-			figure: "load 1 extension (spawn → ready)",
-			value: stats(loads[1]!),
-			baseline: "spawn node -e 0",
-			base: bareSpawn,
-		},
-		{
-			figure: "load 10 extensions (spawn → ready)",
-			value: stats(loads[10]!),
-			baseline: "spawn node -e 0",
-			base: bareSpawn,
-		},
-	]);
+export async function benchProcess(ctx: BenchContext): Promise<Result[]> {
+	const raw = rawPipe();
+	const host = await echoHost("process", 1);
+	const args = { text: "hi" };
+	const call = () => host.invokeTool("echo", "c", args);
+	try {
+		return await compareAll(ctx, [
+			{
+				id: "process.roundtrip",
+				title: "tool round trip, process extension",
+				unit: "µs",
+				run: () => timeEach(call, ROUND_TRIPS, "µs"),
+				baseline: { id: "pipe.roundtrip", title: "raw JSONL pipe echo", run: raw.block },
+			},
+			{
+				id: "process.throughput",
+				title: `pipelined tool calls, process extension (${PIPELINED.toLocaleString("en")} per block)`,
+				unit: "/s",
+				run: () => ratePerSecond(call, PIPELINED),
+				baseline: {
+					id: "pipe.throughput",
+					title: "raw JSONL pipe echo",
+					run: () => ratePerSecond(raw.roundTrip, PIPELINED),
+				},
+			},
+			{
+				id: "process.load.1",
+				title: "load 1 process extension (spawn → ready)",
+				unit: "ms",
+				run: () => loadOnce(1),
+				baseline: { title: "spawn node -e 0", run: bareSpawn },
+			},
+			{
+				id: "process.load.10",
+				title: "load 10 process extensions (spawn → ready)",
+				unit: "ms",
+				run: () => loadOnce(10),
+				baseline: { title: "spawn node -e 0", run: bareSpawn },
+			},
+		]);
+	} finally {
+		raw.close();
+		await host.shutdown("bench");
+	}
 }

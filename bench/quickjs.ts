@@ -1,95 +1,84 @@
 /**
- * QuickJS extensions: load (create → ready), tool round trip beside the process
- * runtime and an in-process call, event fan-out to 10 extensions, and resident
- * memory with 1, 10 and 50 loaded extensions.
+ * QuickJS extensions: tool and command round trips beside a raw pipe echo (an in-process sandbox should beat
+ * a process), event fan-out to 10 extensions beside one round trip, load beside a process extension's, and
+ * the resident memory of 50 idle extensions, per extension (a fresh process per sample: quickjs-memory.ts).
  */
-import { join } from "node:path";
+import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { ExtensionHost } from "../src/extensions/host/host.js";
-import { loadManifest } from "../src/extensions/manifest.js";
-import { processSpec } from "../src/extensions/runtimes/process/launcher.js";
-import { quickjsSpec } from "../src/extensions/runtimes/quickjs/launcher.js";
-import { measure, printRows, stats } from "./harness.js";
+import type { ExtensionHost } from "../src/extensions/host/host.js";
+import type { Result } from "./figures.js";
+import { echoHost } from "./fixture-copies.js";
+import { type BenchContext, compareAll, timeEach, timeOnce } from "./harness.js";
+import { ROUND_TRIPS, rawPipe } from "./process.js";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const QJS = join(ROOT, "bench", "fixtures", "echo-quickjs");
-const PROC = join(ROOT, "bench", "fixtures", "echo-extension");
+const MEMORY_CHILD = fileURLToPath(new URL("./quickjs-memory.js", import.meta.url));
+const IDLE_EXTENSIONS = 50;
 
-async function hostWith(count: number, kind: "quickjs" | "process"): Promise<ExtensionHost> {
-	const host = new ExtensionHost({ mode: "print", maxParallelLoads: Math.min(count, 8) });
-	const manifest = loadManifest(kind === "quickjs" ? QJS : PROC);
-	const spec = () =>
-		kind === "quickjs"
-			? quickjsSpec(manifest, { cwd: ROOT, projectTrusted: true, deadlineMs: 60_000 })
-			: processSpec(manifest, { cwd: ROOT, projectTrusted: true });
-	const report = await host.load(Array.from({ length: count }, spec));
-	if (report.failures.length > 0) throw new Error(report.failures[0]!.message);
-	return host;
+async function loadOnce(kind: "quickjs" | "process"): Promise<number> {
+	let host: ExtensionHost | undefined;
+	const ms = await timeOnce(async () => {
+		host = await echoHost(kind, 1);
+	});
+	await host?.shutdown("bench");
+	return ms;
 }
 
-const mib = (bytes: number) => bytes / 1024 / 1024;
+function memoryPerExtension(): number {
+	const out = execFileSync(process.execPath, ["--expose-gc", MEMORY_CHILD, String(IDLE_EXTENSIONS)], {
+		encoding: "utf8",
+		stdio: ["ignore", "pipe", "inherit"],
+	});
+	return (JSON.parse(out.trim().split("\n").at(-1)!) as { perExtensionMiB: number }).perExtensionMiB;
+}
 
-export async function benchQuickjs(runs: number): Promise<void> {
-	const loads: number[] = [];
-	for (let i = 0; i < Math.max(3, Math.floor(runs / 2)); i++) {
-		const start = process.hrtime.bigint();
-		const h = await hostWith(1, "quickjs");
-		loads.push(Number(process.hrtime.bigint() - start) / 1e6);
-		await h.shutdown("bench");
-	}
-	const procLoads: number[] = [];
-	for (let i = 0; i < Math.max(3, Math.floor(runs / 2)); i++) {
-		const start = process.hrtime.bigint();
-		const h = await hostWith(1, "process");
-		procLoads.push(Number(process.hrtime.bigint() - start) / 1e6);
-		await h.shutdown("bench");
-	}
-
+export async function benchQuickjs(ctx: BenchContext): Promise<Result[]> {
+	const raw = rawPipe();
+	const qjs = await echoHost("quickjs", 1);
+	const ten = await echoHost("quickjs", 10);
 	const args = { text: "hi" };
-	const qjs = await hostWith(1, "quickjs");
-	const qjsRound = await measure(() => qjs.invokeTool("echo", "c", args), runs * 50, 100);
-	const qjsCommand = await measure(() => qjs.invokeCommand("ping", ""), runs * 50, 100);
-	await qjs.shutdown("bench");
-	const proc = await hostWith(1, "process");
-	const procRound = await measure(() => proc.invokeTool("echo", "c", args), runs * 50, 100);
-	await proc.shutdown("bench");
-	const plain = async (text: string) => ({ content: [{ type: "text", text }] });
-	const inRound = await measure(() => plain("hi"), runs * 50, 100);
-
-	const ten = await hostWith(10, "quickjs");
-	const fanOut = await measure(() => ten.emit("turn_start", { type: "turn_start" }), runs * 5, 10);
-	await ten.shutdown("bench");
-
-	const rows = [
-		{
-			figure: "QuickJS load (create → ready)",
-			value: stats(loads),
-			baseline: "process extension load",
-			base: stats(procLoads),
-		},
-		{ figure: "QuickJS tool round trip", value: qjsRound, baseline: "process extension", base: procRound },
-		{ figure: "QuickJS tool round trip", value: qjsRound, baseline: "plain in-process call", base: inRound },
-		{ figure: "QuickJS command round trip", value: qjsCommand, baseline: "plain in-process call", base: inRound },
-		{
-			figure: "event fan-out to 10 QuickJS extensions",
-			value: fanOut,
-			baseline: "one QuickJS round trip",
-			base: qjsRound,
-		},
-	];
-	const baseRss = process.memoryUsage().rss;
-	for (const count of [1, 10, 50]) {
-		const h = await hostWith(count, "quickjs");
-		const rss = process.memoryUsage().rss;
-		await h.shutdown("bench");
-		const value = mib(rss - baseRss);
-		rows.push({
-			figure: `resident memory, ${count} QuickJS extensions`,
-			value: { runs: 1, median: value, p99: value },
-			baseline: "pier process before loading",
-			base: { runs: 1, median: mib(baseRss), p99: mib(baseRss) },
-			unit: "MiB",
-		} as (typeof rows)[number]);
+	const call = () => qjs.invokeTool("echo", "c", args);
+	const pipe = { title: "raw JSONL pipe echo", run: raw.block };
+	try {
+		return await compareAll(ctx, [
+			{
+				id: "quickjs.roundtrip",
+				title: "QuickJS tool round trip",
+				unit: "µs",
+				run: () => timeEach(call, ROUND_TRIPS, "µs"),
+				baseline: pipe,
+			},
+			{
+				id: "quickjs.command.roundtrip",
+				title: "QuickJS command round trip",
+				unit: "µs",
+				run: () => timeEach(() => qjs.invokeCommand("ping", ""), ROUND_TRIPS, "µs"),
+				baseline: pipe,
+			},
+			{
+				id: "quickjs.fanout.10",
+				title: "event fan-out to 10 QuickJS extensions",
+				unit: "µs",
+				run: () => timeEach(() => ten.emit("turn_start", { type: "turn_start" }), ROUND_TRIPS / 4, "µs"),
+				baseline: { title: "one QuickJS tool round trip", run: () => timeEach(call, ROUND_TRIPS / 4, "µs") },
+			},
+			{
+				id: "quickjs.load",
+				title: "QuickJS load (create → ready)",
+				unit: "ms",
+				run: () => loadOnce("quickjs"),
+				baseline: { title: "process extension load", run: () => loadOnce("process") },
+			},
+			{
+				id: "quickjs.memory.per-extension",
+				title: `resident memory per idle QuickJS extension, ${IDLE_EXTENSIONS} loaded (fresh process each)`,
+				unit: "MiB",
+				run: memoryPerExtension,
+				warmup: 0,
+			},
+		]);
+	} finally {
+		raw.close();
+		await qjs.shutdown("bench");
+		await ten.shutdown("bench");
 	}
-	printRows("QuickJS extensions", rows);
 }

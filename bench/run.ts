@@ -1,22 +1,58 @@
-/** `npm run bench`: every benchmark, each figure beside its same-run baseline. `PIER_BENCH_ONLY=process` picks one. */
+/**
+ * `npm run bench`: every figure beside its same-run baseline, alternated A B A B …, as tables.
+ * `npm run bench -- --json` (or `node dist/bench/run.js --json`): one JSON object per line per figure
+ * (figures.ts `FigureLine`), and the tables on stderr.
+ *
+ * `PIER_BENCH_ONLY=<prefix>[,<prefix>…]` selects figures by id prefix (`process`, `startup.run`, `hydrate.`)
+ * or a whole suite by name (`chamber`); `PIER_BENCH_PAIRS` sets the pairs per figure (default 9, at least 7).
+ * The figures are wall-clock times on whatever else the machine is doing: the ratios, taken pair by pair, are
+ * the steadier part.
+ */
 import { benchChamber } from "./chamber.js";
+import { jsonLines, type Result, selector, table } from "./figures.js";
+import { type BenchContext, MIN_PAIRS, type Suite, setLegacyOutput } from "./harness.js";
 import { benchMetrics } from "./metrics.js";
 import { benchProcess } from "./process.js";
 import { benchQuickjs } from "./quickjs.js";
 import { benchStartup } from "./startup.js";
 
-const runs = Number(process.env.PIER_BENCH_RUNS ?? 20);
-const only = process.env.PIER_BENCH_ONLY;
-const benches: Record<string, (runs: number) => Promise<void>> = {
-	startup: benchStartup,
-	process: benchProcess,
-	quickjs: benchQuickjs,
-	chamber: benchChamber,
-	metrics: benchMetrics,
-};
-process.stdout.write(`pier benchmarks · node ${process.version} · ${runs} runs per figure\n`);
-for (const [name, bench] of Object.entries(benches)) {
-	if (!only || only === name) await bench(runs);
+/** Every suite, in order. A new one goes here: `{ name, run: (ctx) => compareAll(ctx, [...figures]) }`. */
+const SUITES: Suite[] = [
+	{ name: "startup", run: benchStartup },
+	{ name: "process", run: benchProcess },
+	{ name: "quickjs", run: benchQuickjs },
+	{ name: "chamber", run: benchChamber },
+	{ name: "metrics", run: benchMetrics },
+];
+
+const json = process.argv.includes("--json");
+const human = (text: string) => void (json ? process.stderr : process.stdout).write(text);
+setLegacyOutput(human);
+const pairs = Math.max(MIN_PAIRS, Number(process.env.PIER_BENCH_PAIRS ?? 9) || 9);
+const select = selector(process.env.PIER_BENCH_ONLY);
+const printed = new Set<string>();
+
+human(`pier benchmarks · node ${process.version} · ${pairs} alternated pairs per figure\n`);
+for (const suite of SUITES) {
+	const whole = select(suite.name);
+	const ctx: BenchContext = {
+		pairs,
+		wants: (id) => whole || select(id),
+		log: (message) => void process.stderr.write(`${message}\n`),
+	};
+	ctx.log(`${suite.name}…`);
+	let results: Result[];
+	try {
+		results = await suite.run(ctx);
+	} catch (error) {
+		// One suite's failure (a missing build, a port in use) is reported, and the other suites still run.
+		process.stderr.write(`bench ${suite.name} failed: ${(error as Error).stack ?? error}\n`);
+		process.exitCode = 1;
+		continue;
+	}
+	if (results.length === 0) continue;
+	if (!suite.legacy) human(table(suite.name, results));
+	if (json) for (const line of jsonLines(results, printed)) process.stdout.write(`${line}\n`);
 }
 // Extension child processes and timers must not keep the benchmark alive.
-process.exit(0);
+process.exit(process.exitCode ?? 0);

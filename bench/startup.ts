@@ -3,13 +3,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { coldProcess, measure, printRows } from "./harness.js";
+import type { Result } from "./figures.js";
+import { type BenchContext, coldProcess, compareAll, timeOnce } from "./harness.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const PIER = join(ROOT, "bin", "pier.js");
 const node = process.execPath;
 
-export async function benchStartup(runs: number): Promise<void> {
+export async function benchStartup(ctx: BenchContext): Promise<Result[]> {
 	const agentDir = mkdtempSync(join(tmpdir(), "pier-bench-"));
 	try {
 		const env = {
@@ -18,18 +19,30 @@ export async function benchStartup(runs: number): Promise<void> {
 			PI_CODING_AGENT_DIR: agentDir,
 			PI_OFFLINE: "1",
 		};
-		const bareNode = await measure(coldProcess(node, ["-e", "0"], env, ROOT), runs);
-		const version = await measure(coldProcess(node, [PIER, "--version"], env, ROOT), runs);
-		const sdkImport = await measure(
-			// Run from the checkout so the bare specifier resolves to the same installed SDK.
-			coldProcess(node, ["--input-type=module", "-e", 'await import("@earendil-works/pi-coding-agent")'], env, ROOT),
-			runs,
-		);
-		const hello = await measure(coldProcess(node, [PIER, "run", "--no-session", "hello"], env, agentDir), runs);
-		printRows("cold start-up", [
-			{ figure: "pier --version", value: version, baseline: "node -e 0", base: bareNode },
-			{ figure: 'pier run "hello" (pier/demo)', value: hello, baseline: "import pi SDK only", base: sdkImport },
-			{ figure: "import pi SDK only", value: sdkImport, baseline: "node -e 0", base: bareNode },
+		/** One cold process, in ms. */
+		const cold = (args: string[], cwd = ROOT) => {
+			const spawn = coldProcess(node, args, env, cwd);
+			return () => timeOnce(spawn, "ms");
+		};
+		const bareNode = { title: "node -e 0", run: cold(["-e", "0"]) };
+		// Run from the checkout so the bare specifier resolves to the same installed SDK.
+		const sdkImport = cold(["--input-type=module", "-e", 'await import("@earendil-works/pi-coding-agent")']);
+		return await compareAll(ctx, [
+			{
+				id: "startup.version",
+				title: "pier --version",
+				unit: "ms",
+				run: cold([PIER, "--version"]),
+				baseline: { ...bareNode, id: "startup.node" },
+			},
+			{ id: "startup.sdk-import", title: "import pi SDK only", unit: "ms", run: sdkImport, baseline: bareNode },
+			{
+				id: "startup.run",
+				title: 'pier run "hello" (pier/demo)',
+				unit: "ms",
+				run: cold([PIER, "run", "--no-session", "hello"], agentDir),
+				baseline: { title: "import pi SDK only", run: sdkImport },
+			},
 		]);
 	} finally {
 		rmSync(agentDir, { recursive: true, force: true });

@@ -109,7 +109,8 @@ describe("finding 12: QuickJS work that escapes its deadline", () => {
 		const { host } = await hostWith(ext);
 		t.after(() => host.shutdown("test end"));
 		const started = Date.now();
-		await assert.rejects(host.invokeTool("forever", "c", {}), /qjs-jobs/);
+		// Whether the interrupt breaks the chain or the chain spins on through the grace, the call ends.
+		await assert.rejects(host.invokeTool("forever", "c", {}), /qjs-jobs .*4000 ms deadline.*its worker was stopped/);
 		const elapsed = Date.now() - started;
 		assert.ok(elapsed < WATCHDOG_MS - 2_000, `ended after ${elapsed} ms (watchdog ${WATCHDOG_MS})`);
 		assert.equal(textOf(await host.invokeTool("shout", "c", { text: "alive" })), "ALIVE!");

@@ -7,9 +7,15 @@
  * - A turn may run until its deadline (the invocation timeout), measured from when the turn began.
  * - Once the guest has answered every host request, what is left of the turn is idle time: jobs may run
  *   for at most `idleMs` more (work that outlives its call does not get a whole deadline).
- * - When the deadline passes, the interrupt stops the running job, and the guest gets `graceMs` to finish
- *   reporting (an interrupted tool still answers with its failure). Jobs still queued after that mean the
- *   guest does not stop: the turn reports an overrun and the worker is stopped.
+ * - When the deadline passes, the interrupt stops the running job, and the guest gets `graceMs` from that
+ *   interrupt to finish reporting (an interrupted tool still answers with its failure). Only the interrupt
+ *   starts the grace: the drain only looks at the clock between batches of jobs, so if it started the grace
+ *   too, whether a spinning chain was interrupted at the deadline or ran on until the grace ended would depend
+ *   on which of the two looked first.
+ * - After that, the worker is stopped if the guest does not stop (jobs still run when the grace ends, or the
+ *   interrupt fires again), and also if its jobs ran out without it answering anything since the interrupt:
+ *   the interrupt may break the very chain that spins (it lands in a job whose rejection nobody handles), and
+ *   a call left unanswered by a worker sitting idle would wait for the host's own timeout.
  * - Idle work past `idleMs` has no call left to report to: the worker is stopped at once, whether or not the
  *   interrupt happened to break the chain (where it lands decides that, so it must not decide the outcome).
  */
@@ -37,10 +43,14 @@ export class TurnBudget {
 	private readonly graceMs: number;
 	/** Host requests the guest has not answered: requests in minus responses out. */
 	private outstanding = 0;
+	/** Responses the guest has sent: whether it answered anything after the deadline's interrupt. */
+	private answered = 0;
 	private limit = Number.POSITIVE_INFINITY;
 	private idle = false;
-	private graced = false;
-	private idleOverrun = false;
+	/** `answered` when the deadline's interrupt fired; undefined until it has. */
+	private answeredAtInterrupt: number | undefined;
+	/** The interrupt fired past the grace, or past the idle limit: the guest did not stop. */
+	private overran = false;
 
 	constructor(
 		private readonly runtime: JobRunner,
@@ -59,22 +69,34 @@ export class TurnBudget {
 
 	/** A frame from the guest. Its text is the guest's own: a forged response only shortens its own budget. */
 	sent(json: string): void {
-		if (this.outstanding > 0 && json.startsWith('{"type":"response"')) this.outstanding--;
+		if (this.outstanding > 0 && json.startsWith('{"type":"response"')) {
+			this.outstanding--;
+			this.answered++;
+		}
 	}
 
-	/** The interrupt handler's answer: whether the running job is past the turn's limit. */
+	/**
+	 * The interrupt handler's answer: whether the running job is past the turn's limit. The first interrupt past
+	 * the deadline starts the grace; any later one (or one past the idle limit) means the guest did not stop.
+	 */
 	interrupt(): boolean {
-		const over = this.now() > this.limit;
-		if (over && this.idle) this.idleOverrun = true;
-		return over;
+		const now = this.now();
+		if (now <= this.limit) return false;
+		if (this.idle || this.answeredAtInterrupt !== undefined) {
+			this.overran = true;
+		} else {
+			this.answeredAtInterrupt = this.answered;
+			this.limit = now + this.graceMs;
+		}
+		return true;
 	}
 
 	begin(): void {
 		const now = this.now();
 		this.limit = now + this.deadlineMs;
 		this.idle = false;
-		this.graced = false;
-		this.idleOverrun = false;
+		this.answeredAtInterrupt = undefined;
+		this.overran = false;
 		this.noteIdle(now);
 	}
 
@@ -86,13 +108,14 @@ export class TurnBudget {
 		for (;;) {
 			const now = this.now();
 			this.noteIdle(now);
-			if (this.idle && (this.idleOverrun || now > this.limit)) return this.overrun();
-			if (!this.runtime.hasPendingJob()) return this.end();
-			if (now > this.limit) {
-				if (this.graced) return this.overrun();
-				this.graced = true;
-				this.limit = now + this.graceMs;
+			if (this.overran || (this.idle && now > this.limit)) return this.overrun();
+			if (!this.runtime.hasPendingJob()) {
+				const interrupted = this.answeredAtInterrupt !== undefined;
+				return interrupted && this.answered === this.answeredAtInterrupt ? this.unanswered() : this.end();
 			}
+			// Past the grace: the interrupt ends the guest's turn (above). This look at the clock is only the
+			// fallback for jobs the interrupt never polled during a whole grace.
+			if (now > this.limit + (this.answeredAtInterrupt === undefined ? this.graceMs : 0)) return this.overrun();
 			const jobs = this.runtime.executePendingJobs(JOB_BATCH);
 			jobs.error?.dispose();
 		}
@@ -107,6 +130,14 @@ export class TurnBudget {
 	private end(): undefined {
 		this.limit = Number.POSITIVE_INFINITY;
 		return undefined;
+	}
+
+	private unanswered(): string {
+		this.limit = Number.POSITIVE_INFINITY;
+		return (
+			`was interrupted at its ${this.deadlineMs} ms deadline and answered nothing after it (for example a call ` +
+			"that never settles while a promise chain spins); its worker was stopped"
+		);
 	}
 
 	private overrun(): string {
