@@ -1,6 +1,13 @@
 /** A recording NativeActionHost for the bridge's unit tests: every request pier would see, answered by script. */
+import assert from "node:assert/strict";
 import type { RuntimeRequest } from "../../src/extensions/protocol/frames.js";
-import type { InvocationSnapshot, NativeActionHost } from "../../src/extensions/runtimes/native/actions.js";
+import {
+	createNativeUiState,
+	type InvocationSnapshot,
+	type NativeActionHost,
+	type NativeUiState,
+	runtimeAction,
+} from "../../src/extensions/runtimes/native/actions.js";
 
 export interface AsyncCall {
 	request: RuntimeRequest;
@@ -55,3 +62,24 @@ export const actionOf = (request: RuntimeRequest) => (request.kind === "action" 
 
 /** Lets settled promises run their continuations. */
 export const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Calls one runtime action with JSON arguments: `ok` asserts code 0 and returns the result, `error` code 1 and its message. */
+export function actionRunner(id: number, host: NativeActionHost, state: NativeUiState = createNativeUiState()) {
+	const run = (args: unknown) => {
+		const answer = runtimeAction(id, JSON.stringify(args), host, state);
+		return { code: answer.code, value: JSON.parse(answer.out) as Record<string, unknown> };
+	};
+	return {
+		state,
+		ok(args: unknown) {
+			const { code, value } = run(args);
+			assert.equal(code, 0, JSON.stringify(value));
+			return value;
+		},
+		error(args: unknown) {
+			const { code, value } = run(args);
+			assert.equal(code, 1, JSON.stringify(value));
+			return value.error as string;
+		},
+	};
+}
