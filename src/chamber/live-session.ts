@@ -470,6 +470,11 @@ export class LiveSession {
 		await this.prompt(args ? `/${name} ${args}` : `/${name}`);
 	}
 
+	/** Every model this session can switch to (what `setModel` finds): its registry, extension providers included. */
+	availableModels() {
+		return this.session.modelRegistry.getAvailable();
+	}
+
 	async setModel(ref: string): Promise<void> {
 		const slash = ref.indexOf("/");
 		const model = slash > 0 ? this.session.modelRegistry.find(ref.slice(0, slash), ref.slice(slash + 1)) : undefined;
