@@ -583,6 +583,19 @@ export interface ExtensionAPI extends SessionActions {
 	registerShortcut(key: string, options: ShortcutOptions): void;
 	registerFlag(name: string, options: FlagOptions): void;
 	registerProvider(id: string, config: ProviderConfig): void;
+	/**
+	 * pier addition: sends a protocol v1 runtime request as is (docs/protocol-v1.md §4.7: `{kind:"ui", ui:{request,
+	 * timeoutMs?}}` or `{kind:"action", action}`) and resolves with the host's success value; a failure rejects with
+	 * an ExtensionRequestError. `signal` cancels it at the host. For runtimes built on the kit.
+	 */
+	runtimeRequest(
+		request:
+			| { kind: "ui"; ui: { request: Record<string, unknown>; timeoutMs?: number } }
+			| { kind: "action"; action: Record<string, unknown> },
+		options?: { signal?: AbortSignal },
+	): Promise<unknown>;
+	/** pier addition: the current invocation's context snapshot, else the latest seen (docs/protocol-v1.md §6). */
+	contextSnapshot(): Record<string, unknown> | undefined;
 	/** The value in the current invocation's snapshot `flagValues`, else the registered default. */
 	getFlag(name: string): boolean | string | undefined;
 	/** From the current (or latest) context snapshot. */

@@ -614,6 +614,11 @@ class Runtime {
 			registerProvider: (id, config) => this.registerProvider(id, config),
 			on: (event, handler) => this.on(event, handler),
 			getFlag: (name) => this.getFlag(name),
+			// pier additions for runtimes built on the kit (the native plugin host): a protocol v1 runtime request
+			// as is, and the context snapshot pi.* calls read.
+			runtimeRequest: (request, options = {}) =>
+				this.request(request, options.signal ? { signal: options.signal } : {}),
+			contextSnapshot: () => this.snapshot(),
 			getSessionName: () => this.snapshot()?.sessionName,
 			getThinkingLevel: () => this.snapshot()?.thinkingLevel,
 			// pi.* calls find their invocation through AsyncLocalStorage, so a cancel reaches them too.
