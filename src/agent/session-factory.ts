@@ -179,6 +179,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	const { extensionHost, piExtensionPaths, startupDiagnostics, reloadProtocolExtensions, report, packages } = started;
 	const piErrors = new WeakSet<AgentSessionRuntimeDiagnostic>();
 	trust = started.trust;
+	const requested = providerModelRef(options.model, options.provider);
 	// Always bridged, even when empty: a /reload may bring protocol extensions in later.
 	const extensionFactories = [
 		...(options.extensionFactories ?? []),
@@ -187,6 +188,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 				return trust.trusted;
 			},
 			grants: grantLookup(agentDir),
+			...(requested ? { requestedModel: requested } : {}),
 		}),
 	];
 
@@ -321,11 +323,20 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 		return { ...created, services, diagnostics };
 	};
 
-	const runtime = await createAgentSessionRuntime(createRuntime, {
-		cwd,
-		agentDir,
-		sessionManager: sessionManagerFor(options.session ?? { kind: "new" }, cwd, sessionDir),
-	});
+	let runtime: AgentSessionRuntime;
+	try {
+		runtime = await createAgentSessionRuntime(createRuntime, {
+			cwd,
+			agentDir,
+			sessionManager: sessionManagerFor(options.session ?? { kind: "new" }, cwd, sessionDir),
+		});
+	} catch (error) {
+		// No session to dispose: the extensions already started (processes, workers) must end here, or they
+		// keep pier alive after its error (an unknown --model).
+		await extensionHost.shutdown("session not created");
+		lease?.release();
+		throw error;
+	}
 	return {
 		runtime,
 		diagnostics: [...runtime.diagnostics],
@@ -340,6 +351,19 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 			await extensionHost.shutdown("session ended");
 		},
 	};
+}
+
+/**
+ * `--model provider/id` (or `--provider p --model id`) as a protocol provider without a model list needs it:
+ * it offers the id asked for. A `:<thinking>` suffix is pi's, not the id's.
+ */
+function providerModelRef(model: string | undefined, provider: string | undefined) {
+	if (!model) return undefined;
+	const slash = model.indexOf("/");
+	const [p, rest] = slash > 0 ? [model.slice(0, slash), model.slice(slash + 1)] : [provider, model];
+	if (!p || !rest) return undefined;
+	const id = rest.replace(/:(off|minimal|low|medium|high|xhigh)$/, "");
+	return { provider: p, id };
 }
 
 /** pi's resource switches and extra paths, resolved against the session's directory as pi's CLI resolves them. */
