@@ -358,6 +358,29 @@ export class FakeHost {
 		return (this.events.get(tag) ?? []).map((h) => koffi.call(h.fn, EventFn, event, h.userData) as number);
 	}
 
+	/**
+	 * `dispatch`, but each handler runs through koffi's async call (a libuv worker thread) while this thread
+	 * stays in its event loop. Use it for a handler that may wait on a plugin thread — SessionShutdown joining
+	 * a worker — because koffi runs a callback made from a non-JS thread (runtime_action, free_string) only
+	 * when the event loop gets to it: during a synchronous `dispatch` that never happens, and a handler
+	 * joining a worker that is inside such a call deadlocks (koffi's callbacks.md says so too).
+	 */
+	async dispatchAsync(tag: number, strings: [string?, string?, string?] = [], isError = false): Promise<number[]> {
+		const [a = "", b = "", c = ""] = strings;
+		// The Buffers behind the event strings stay referenced by `event` until every handler returned.
+		const event = { tag, a: ref(a), b: ref(b), c: ref(c), isError: isError ? 1 : 0 };
+		const codes: number[] = [];
+		for (const h of this.events.get(tag) ?? []) {
+			const fn = koffi.decode(h.fn, EventFn) as koffi.KoffiFunc<(event: unknown, userData: unknown) => number>;
+			codes.push(
+				await new Promise<number>((resolve, reject) =>
+					fn.async(event, h.userData, (error: unknown, code: number) => (error ? reject(error) : resolve(code))),
+				),
+			);
+		}
+		return codes;
+	}
+
 	/** Calls a string callback `(input, out, user_data)`; its code and output (reclaimed with `free`). */
 	callString(record: StringRecord, input: string, free?: Ptr): { code: number; out: string } {
 		const out = Buffer.alloc(16);

@@ -226,12 +226,16 @@ test(
 	async () => {
 		const library = await nativeLibrary("native-stdio");
 		// The child plays a host that owns no stdio: finish → SessionShutdown → exit with the plugin's code.
+		// Shutdown starts while the worker is still inside its finish call, so the handler's join overlaps the
+		// worker's last host call (free_string of the answer's `out`, made from the worker thread): koffi runs
+		// it only when this thread is back in its event loop, which dispatchAsync allows. A synchronous
+		// dispatch, even one a macrotask after the answer (setImmediate), deadlocked about one run in two.
 		const script = `import { FakeHost } from ${JSON.stringify(fakeHostModule)};
 		const host = new FakeHost(${JSON.stringify(library)});
 		host.answer = (id, args) => {
 			const a = JSON.parse(args);
 			if (id !== 21 || a.op !== "finish") return [1, '{"error":"unexpected"}'];
-			setImmediate(() => { const codes = host.dispatch(8); process.stderr.write("shutdown " + codes + "\\n"); process.exit(a.exitCode); });
+			host.dispatchAsync(8).then((codes) => { process.stderr.write("shutdown " + codes + "\\n"); process.exit(a.exitCode); });
 			return [0, '{"ok":true}'];
 		};
 		const rc = host.register();
