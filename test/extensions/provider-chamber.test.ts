@@ -39,7 +39,7 @@ test("a session's model list offers the extension's models; the session answers 
 		assert.ok(refs.includes(ref), ref);
 	assert.deepEqual(
 		listed.body.models.find((m) => m.ref === "echo-llm/small"),
-		{ ref: "echo-llm/small", name: "Echo small", provider: "echo-llm", reasoning: false },
+		{ ref: "echo-llm/small", name: "Echo small", provider: "echo-llm", reasoning: false, thinkingLevels: ["off"] },
 	);
 	const daemonWide = await api.call<{ models: { ref: string }[] }>("GET", "/api/pi/models");
 	assert.ok(!daemonWide.body.models.some((m) => m.ref === "echo-llm/small"), "no session, no extension models");

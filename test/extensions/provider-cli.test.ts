@@ -36,15 +36,19 @@ describe("protocol providers in pier run", () => {
 		assert.equal(end.message.usage.totalTokens, 8);
 	});
 
-	test("an unlisted model of a provider with a model list is refused, with the known models", async () => {
+	test("an unlisted model of a provider with a model list is pi's custom model id, with pi's warning", async () => {
 		using dir = tempDir();
 		const result = await runPier(["run", "-e", KIT_PROVIDER, "--model", "echo-llm/huge", "hi"], {
 			agentDir: dir.path,
 		});
-		assert.notEqual(result.code, 0);
-		assert.match(result.stderr, /unknown model "echo-llm\/huge"/);
-		assert.match(result.stderr, /echo-llm\/small/);
-		assert.match(result.stderr, /any-llm\/default/);
+		assert.equal(result.code, 0, result.stderr);
+		assert.match(result.stderr, /Model "huge" not found for provider "echo-llm"\. Using custom model id\./);
+		assert.match(result.stdout, /echo-llm\/huge heard: hi/);
+		const unknown = await runPier(["run", "-e", KIT_PROVIDER, "--model", "nowhere-llm/x", "hi"], {
+			agentDir: dir.path,
+		});
+		assert.equal(unknown.code, 1);
+		assert.match(unknown.stderr, /Models with credentials: .*echo-llm\/small/);
 	});
 
 	test("a provider without models answers its default and any model --model asks for", async () => {
