@@ -2,7 +2,7 @@
  * The daemon's state: which sessions are open, the daemon-wide event channel, trust decisions and UI
  * settings. HTTP lives elsewhere (routes.ts); this is what the routes call.
  */
-import { closeSync, openSync, readdirSync, readSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
 import { SessionManager } from "@earendil-works/pi-coding-agent";
@@ -13,6 +13,7 @@ import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
 import { readJsonFile, writeJsonFile } from "./json-file.js";
 import { migrateChamberTrust } from "./trust-migration.js";
 import { LiveSession, SessionError } from "./live-session.js";
+import { SessionShelf } from "./session-shelf.js";
 import { readSessionFile, viewFromFile } from "./session-file.js";
 import { isCommandName } from "./ui/descriptors.js";
 import { BUILTIN_SHORTCUTS } from "./ui/shortcuts.js";
@@ -46,11 +47,13 @@ export class Chamber {
 	/** pi's own store (`<agentDir>/trust.json`), shared with `pier trust` and pi ≥ 0.79. */
 	private readonly trustStore = new TrustStore(agentDir());
 	private readonly settingsFile: string;
+	private readonly shelf: SessionShelf;
 
 	private readonly idleSweep: NodeJS.Timeout;
 
 	constructor(readonly options: ChamberOptions) {
 		this.settingsFile = resolve(options.stateDir, "ui-settings.json");
+		this.shelf = new SessionShelf(options.stateDir);
 		migrateChamberTrust(resolve(options.stateDir, "trust.json"), this.trustStore);
 		// Fail at start-up, not on first use, when a state file is corrupt.
 		this.trustStore.decisions();
@@ -78,7 +81,21 @@ export class Chamber {
 
 	// ---- sessions --------------------------------------------------------------------------------
 
-	async list(): Promise<SessionSummary[]> {
+	/**
+	 * The sessions, newest first: the default list without archived ones, or only those (`archived`);
+	 * `query` keeps those whose name, first message or project contains it (case-insensitive).
+	 */
+	async list(options: { archived?: boolean; query?: string } = {}): Promise<SessionSummary[]> {
+		const all = await this.listAll();
+		const archived = this.shelf.archived();
+		const query = options.query?.trim().toLowerCase();
+		return all
+			.map((s) => (archived.has(s.id) ? { ...s, archived: true } : s))
+			.filter((s) => (options.archived === true) === (s.archived === true))
+			.filter((s) => !query || [s.name, s.firstMessage, s.cwd].some((text) => text?.toLowerCase().includes(query)));
+	}
+
+	private async listAll(): Promise<SessionSummary[]> {
 		const stored = await SessionManager.listAll();
 		const byId = new Map<string, SessionSummary>();
 		for (const info of stored) {
@@ -217,18 +234,43 @@ export class Chamber {
 		return summary;
 	}
 
-	/** Closes the session if it runs (bounded: each extension gets its shutdown timeout) and removes its file. */
-	async delete(id: string): Promise<void> {
+	async archive(id: string, archived: boolean): Promise<SessionSummary> {
+		const summary = (await this.listAll()).find((s) => s.id === id);
+		if (!summary) throw new SessionError(404, "not_found", `no session ${id}`);
+		this.shelf.setArchived(id, archived);
+		const changed = { ...summary, ...(archived ? { archived: true } : {}) };
+		this.events.publish("sessions.changed", { reason: "updated", id, session: changed });
+		return changed;
+	}
+
+	/** A deleted session back from the trash, within its undo window. */
+	async restore(id: string): Promise<SessionSummary> {
+		const file = this.shelf.restore(id);
+		if (!file) throw new SessionError(410, "gone", `session ${id} is not in the trash (or its undo window passed)`);
+		this.files.set(id, file);
+		const summary = (await this.listAll()).find((s) => s.id === id);
+		if (!summary) throw new SessionError(500, "internal", `session ${id} was restored but is not listed`);
+		this.events.publish("sessions.changed", { reason: "created", id, session: summary });
+		return summary;
+	}
+
+	/**
+	 * Closes the session if it runs (bounded: each extension gets its shutdown timeout) and moves its file to the
+	 * trash, where `restore` finds it for UNDO_MS; the answer is until when.
+	 */
+	async delete(id: string): Promise<{ undoUntil?: number }> {
 		// A session that is not running is not started just to be deleted (its extensions would run for nothing).
 		const session = this.live.get(id) ?? (await this.opening.get(id)?.catch(() => undefined));
 		const file = session ? session.file : await this.fileOf(id);
 		if (!session && !file) throw new SessionError(404, "not_found", `no session ${id}`);
 		this.live.delete(id);
 		await session?.close();
-		if (file) rmSync(file, { force: true });
+		// A session pi never wrote has no file: nothing to keep.
+		const undoUntil = file && existsSync(file) ? this.shelf.discard(id, file) : undefined;
 		this.files.delete(id);
 		this.sessionFlags.delete(id);
 		this.events.publish("sessions.changed", { reason: "deleted", id });
+		return undoUntil !== undefined ? { undoUntil } : {};
 	}
 
 	/** Closes every session together; bounded, since each extension's shutdown is (its shutdown timeout). */

@@ -51,7 +51,7 @@ type ChamberCommand = keyof typeof CHAMBER_COMMANDS;
 /** A failed operation with the HTTP status and code to report. */
 export class SessionError extends Error {
 	constructor(
-		readonly status: 403 | 404 | 409 | 422,
+		readonly status: 403 | 404 | 409 | 410 | 422 | 500,
 		readonly code: string,
 		message: string,
 	) {

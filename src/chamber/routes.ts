@@ -61,7 +61,12 @@ export function piRoutes(chamber: Chamber): Hono {
 	const app = new Hono();
 	app.onError((error, c) => failure(c, error));
 
-	app.get("/sessions", async (c) => c.json({ sessions: await chamber.list() }));
+	app.get("/sessions", async (c) => {
+		const q = c.req.query("q");
+		if (q !== undefined && q.length > 256) return jsonError(c, 400, "bad_request", "q: at most 256 characters");
+		const archived = c.req.query("archived") === "1";
+		return c.json({ sessions: await chamber.list({ archived, ...(q ? { query: q } : {}) }) });
+	});
 
 	app.post("/sessions", async (c) => {
 		const b = await body(c, Bodies.createSession);
@@ -95,9 +100,14 @@ export function piRoutes(chamber: Chamber): Hono {
 		return c.json({ session: await chamber.rename(c.req.param("id"), b.name) });
 	});
 
-	app.delete("/sessions/:id", async (c) => {
-		await chamber.delete(c.req.param("id"));
-		return c.json({ ok: true });
+	app.delete("/sessions/:id", async (c) => c.json({ ok: true, ...(await chamber.delete(c.req.param("id"))) }));
+
+	app.post("/sessions/:id/restore", async (c) => c.json({ session: await chamber.restore(c.req.param("id")) }));
+
+	app.post("/sessions/:id/archive", async (c) => {
+		const b = await body(c, Bodies.archive);
+		if (b instanceof Response) return b;
+		return c.json({ session: await chamber.archive(c.req.param("id"), b.archived) });
 	});
 
 	for (const [path, run] of [

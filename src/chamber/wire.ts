@@ -38,6 +38,7 @@ export const Bodies = {
 		closed,
 	),
 	rename: Type.Object({ name: Type.String({ minLength: 1, maxLength: 256 }) }, closed),
+	archive: Type.Object({ archived: Type.Boolean() }, closed),
 	text: Type.Object({ text: Text }, closed),
 	command: Type.Object(
 		{ command: Type.String({ maxLength: 256 }), args: Type.Optional(Type.String({ maxLength: 2000 })) },
@@ -99,6 +100,8 @@ export interface SessionSummary {
 	firstMessage?: string;
 	live: boolean;
 	streaming: boolean;
+	/** Out of the default list (`GET /sessions?archived=1` lists these); the file is untouched. */
+	archived?: boolean;
 }
 
 export interface ToolCallView {

@@ -121,7 +121,11 @@ export const api = {
 	},
 	createPairingLink: () => request<{ token: string; expiresAt: number }>("POST", "/api/auth/pairing-links", {}),
 
-	listSessions: () => request<{ sessions: SessionSummary[] }>("GET", "/api/pi/sessions"),
+	listSessions: (options: { archived?: boolean } = {}) =>
+		request<{ sessions: SessionSummary[] }>("GET", `/api/pi/sessions${options.archived ? "?archived=1" : ""}`),
+	archiveSession: (id: string, archived: boolean) =>
+		request<{ session: SessionSummary }>("POST", `${session(id)}/archive`, { archived }),
+	restoreSession: (id: string) => request<{ session: SessionSummary }>("POST", `${session(id)}/restore`, {}),
 	createSession: (body: { cwd?: string; name?: string; approve?: boolean }) =>
 		request<{ session: SessionSummary }>("POST", "/api/pi/sessions", body),
 	getSession: (id: string, rows?: number) =>
@@ -134,7 +138,7 @@ export const api = {
 	/** Starts the session's runtime if it is not running; viewing (GET) never does. */
 	openSession: (id: string) => request<{ session: SessionSummary }>("POST", `${session(id)}/open`, {}),
 	renameSession: (id: string, name: string) => request<{ session: SessionSummary }>("PATCH", session(id), { name }),
-	deleteSession: (id: string) => request<{ ok: true }>("DELETE", session(id)),
+	deleteSession: (id: string) => request<{ ok: true; undoUntil?: number }>("DELETE", session(id)),
 
 	prompt: (id: string, text: string) => request<{ ok: true }>("POST", `${session(id)}/prompt`, { text }),
 	steer: (id: string, text: string) => request<{ ok: true }>("POST", `${session(id)}/steer`, { text }),

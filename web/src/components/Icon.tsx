@@ -33,6 +33,7 @@ const ICONS: Record<string, string> = {
 	eye: "M2 12s4-7 10-7 10 7 10 7-4 7-10 7S2 12 2 12zM12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6z",
 	clock: "M12 22a10 10 0 1 1 0-20 10 10 0 0 1 0 20zM12 6v6l4 2",
 	bolt: "M13 2L4 14h7l-1 8 9-12h-7z",
+	archive: "M3 4h18v4H3zM5 8v12h14V8M10 12h4",
 };
 
 export function hasIcon(name: string | undefined): boolean {

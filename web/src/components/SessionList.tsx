@@ -1,9 +1,11 @@
-/** The sessions sidebar: create (with the project trust question), select, rename inline, delete. */
-import { useRef, useState } from "preact/hooks";
+/**
+ * The sessions sidebar: create (with the project trust question), search, grouped by project; select,
+ * rename inline, archive, delete with an undo window.
+ */
+import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError, api, describeError } from "../api.js";
 import { basename, relativeTime } from "../format.js";
 import type { SessionSummary } from "../types.js";
-import { useConfirm } from "./Confirm.js";
 import { Icon, IconButton } from "./Icon.js";
 import { useToast } from "./Toasts.js";
 import { visible } from "../visible.js";
@@ -17,7 +19,40 @@ interface ListProps {
 	onDeleted: (id: string) => void;
 }
 
+/** What the search box matches: the name, the first message and the project directory. */
+export function matches(s: SessionSummary, query: string): boolean {
+	const q = query.trim().toLowerCase();
+	return !q || [s.name, s.firstMessage, s.cwd].some((text) => text?.toLowerCase().includes(q));
+}
+
+/** One group per project directory, in the order of each project's newest session. */
+export function byProject(sessions: readonly SessionSummary[]): [string, SessionSummary[]][] {
+	const groups = new Map<string, SessionSummary[]>();
+	for (const s of sessions) groups.set(s.cwd, [...(groups.get(s.cwd) ?? []), s]);
+	return [...groups];
+}
+
 export function SessionList({ sessions, loaded, selectedId, onSelect, onChanged, onDeleted }: ListProps) {
+	const [query, setQuery] = useState("");
+	const [showArchived, setShowArchived] = useState(false);
+	const [archived, setArchived] = useState<SessionSummary[]>([]);
+	const toast = useToast();
+	useEffect(() => {
+		if (!showArchived) return;
+		api.listSessions({ archived: true }).then(
+			(r) => setArchived(r.sessions),
+			(err) => toast(describeError(err), "error"),
+		);
+	}, [showArchived, toast]);
+	const source = showArchived ? archived : sessions.filter((s) => !s.archived);
+	const shown = source.filter((s) => matches(s, query));
+	const changed = (s: SessionSummary) => {
+		if (showArchived)
+			setArchived((list) =>
+				s.archived ? list.map((x) => (x.id === s.id ? s : x)) : list.filter((x) => x.id !== s.id),
+			);
+		onChanged(s);
+	};
 	return (
 		<nav class="sidebar" aria-label="Sessions">
 			<NewSession
@@ -26,18 +61,48 @@ export function SessionList({ sessions, loaded, selectedId, onSelect, onChanged,
 					onSelect(s.id);
 				}}
 			/>
+			<div class="session-filters">
+				<input
+					type="search"
+					data-testid="session-search"
+					placeholder="Search sessions"
+					aria-label="Search sessions"
+					value={query}
+					onInput={(e) => setQuery(e.currentTarget.value)}
+				/>
+				<button
+					type="button"
+					data-testid="show-archived"
+					aria-pressed={showArchived}
+					onClick={() => setShowArchived((on) => !on)}
+				>
+					{showArchived ? "Back to sessions" : "Archived"}
+				</button>
+			</div>
 			<ul class="session-list" data-testid="session-list">
-				{loaded && sessions.length === 0 && <li class="muted empty">No sessions yet.</li>}
-				{sessions.map((s) => (
-					<SessionItem
-						key={s.id}
-						session={s}
-						selected={s.id === selectedId}
-						onSelect={() => onSelect(s.id)}
-						onChanged={onChanged}
-						onDeleted={() => onDeleted(s.id)}
-					/>
-				))}
+				{loaded && shown.length === 0 && (
+					<li class="muted empty">
+						{query ? "No session matches." : showArchived ? "Nothing archived." : "No sessions yet."}
+					</li>
+				)}
+				{byProject(shown).map(([cwd, group]) => [
+					<li key={`group:${cwd}`} class="session-group" data-testid="session-group" title={cwd}>
+						{visible(basename(cwd))}
+					</li>,
+					...group.map((s) => (
+						<SessionItem
+							key={s.id}
+							session={s}
+							selected={s.id === selectedId}
+							onSelect={() => onSelect(s.id)}
+							onChanged={changed}
+							onDeleted={() => {
+								if (showArchived) setArchived((list) => list.filter((x) => x.id !== s.id));
+								onDeleted(s.id);
+							}}
+						/>
+					)),
+				])}
 			</ul>
 		</nav>
 	);
@@ -60,12 +125,19 @@ function SessionItem({ session, selected, onSelect, onChanged, onDeleted }: Item
 	const [name, setName] = useState("");
 	// Submit, Escape and blur can all end one edit; only the first may act.
 	const editing = useRef(false);
-	const confirm = useConfirm();
+	const field = useRef<HTMLInputElement>(null);
+	// Focused with its text selected: typing replaces the name, arrows edit it.
+	useEffect(() => {
+		if (!renaming) return;
+		field.current?.focus();
+		field.current?.select();
+	}, [renaming]);
 	const toast = useToast();
 
 	const startRename = () => {
 		editing.current = true;
-		setName(session.name ?? "");
+		// Prefilled with what the list shows, so a rename edits rather than retypes.
+		setName(session.name ?? (session.firstMessage ? sessionLabel(session).slice(0, 256) : ""));
 		setRenaming(true);
 	};
 	const stopRename = () => {
@@ -86,15 +158,31 @@ function SessionItem({ session, selected, onSelect, onChanged, onDeleted }: Item
 		}
 	};
 
+	// No question first: the file waits in the trash and the toast offers Undo while it can come back.
 	const remove = async () => {
-		const ok = await confirm(`Delete “${sessionLabel(session)}”? Its session file is removed too.`, {
-			confirmLabel: "Delete",
-			danger: true,
-		});
-		if (!ok) return;
 		try {
-			await api.deleteSession(session.id);
+			const r = await api.deleteSession(session.id);
 			onDeleted();
+			const label = sessionLabel(session);
+			if (r.undoUntil === undefined) return toast(`Deleted “${label}”.`);
+			toast(`Deleted “${label}”.`, "info", {
+				label: "Undo",
+				run: () =>
+					void api.restoreSession(session.id).then(
+						(restored) => onChanged(restored.session),
+						(err) => toast(describeError(err), "error"),
+					),
+			});
+		} catch (err) {
+			toast(describeError(err), "error");
+		}
+	};
+
+	const archive = async () => {
+		try {
+			const r = await api.archiveSession(session.id, !session.archived);
+			onChanged(r.session);
+			if (r.session.archived) toast(`Archived “${sessionLabel(session)}” (its file is kept).`);
 		} catch (err) {
 			toast(describeError(err), "error");
 		}
@@ -116,12 +204,11 @@ function SessionItem({ session, selected, onSelect, onChanged, onDeleted }: Item
 					}}
 				>
 					<input
+						ref={field}
 						data-testid="rename-input"
 						value={name}
 						maxLength={256}
 						aria-label="Session name"
-						// biome-ignore lint/a11y/noAutofocus: the field appears because the user asked to rename
-						autoFocus
 						onInput={(e) => setName(e.currentTarget.value)}
 						onBlur={() => void rename()}
 						onKeyDown={(e) => {
@@ -149,6 +236,12 @@ function SessionItem({ session, selected, onSelect, onChanged, onDeleted }: Item
 			{!renaming && (
 				<span class="session-tools">
 					<IconButton icon="edit" label="Rename" testId="rename-session" onClick={startRename} />
+					<IconButton
+						icon="archive"
+						label={session.archived ? "Unarchive" : "Archive"}
+						testId="archive-session"
+						onClick={() => void archive()}
+					/>
 					<IconButton icon="trash" label="Delete" testId="delete-session" onClick={() => void remove()} />
 				</span>
 			)}

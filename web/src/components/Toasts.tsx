@@ -5,13 +5,20 @@ import { visibleText } from "../visible.js";
 
 export type ToastLevel = "info" | "warning" | "error";
 
+/** A toast's one button besides dismissing it (Undo after a delete). */
+export interface ToastAction {
+	label: string;
+	run: () => void;
+}
+
 interface Toast {
 	id: number;
 	message: string;
 	level: ToastLevel;
+	action?: ToastAction;
 }
 
-type Notify = (message: string, level?: ToastLevel) => void;
+type Notify = (message: string, level?: ToastLevel, action?: ToastAction) => void;
 
 const ToastContext = createContext<Notify>(() => {});
 
@@ -26,11 +33,11 @@ export function ToastProvider({ children }: { children: ComponentChildren }) {
 	const nextId = useRef(1);
 	const dismiss = useCallback((id: number) => setToasts((list) => list.filter((t) => t.id !== id)), []);
 	const notify = useCallback<Notify>(
-		(message, level = "info") => {
+		(message, level = "info", action) => {
 			const id = nextId.current++;
-			setToasts((list) => [...list, { id, message, level }].slice(-MAX_TOASTS));
-			// Errors stay longer: they are the ones people need to read.
-			setTimeout(() => dismiss(id), level === "error" ? 10_000 : 5_000);
+			setToasts((list) => [...list, { id, message, level, ...(action ? { action } : {}) }].slice(-MAX_TOASTS));
+			// Errors and offers to undo stay longer: they are the ones people need to read or act on.
+			setTimeout(() => dismiss(id), level === "error" || action ? 10_000 : 5_000);
 		},
 		[dismiss],
 	);
@@ -39,20 +46,43 @@ export function ToastProvider({ children }: { children: ComponentChildren }) {
 		<ToastContext.Provider value={value}>
 			{children}
 			<div class="toasts" aria-live="polite">
-				{toasts.map((t) => (
-					<button
-						type="button"
-						key={t.id}
-						class={`toast toast-${t.level}`}
-						data-testid="toast"
-						data-level={t.level}
-						role={t.level === "error" ? "alert" : "status"}
-						title="Dismiss"
-						onClick={() => dismiss(t.id)}
-					>
-						{visibleText(t.message)}
-					</button>
-				))}
+				{toasts.map((t) =>
+					t.action ? (
+						<div
+							key={t.id}
+							class={`toast toast-${t.level}`}
+							data-testid="toast"
+							data-level={t.level}
+							role={t.level === "error" ? "alert" : "status"}
+						>
+							<span>{visibleText(t.message)}</span>
+							<button
+								type="button"
+								class="toast-action"
+								data-testid="toast-action"
+								onClick={() => {
+									dismiss(t.id);
+									t.action?.run();
+								}}
+							>
+								{t.action.label}
+							</button>
+						</div>
+					) : (
+						<button
+							type="button"
+							key={t.id}
+							class={`toast toast-${t.level}`}
+							data-testid="toast"
+							data-level={t.level}
+							role={t.level === "error" ? "alert" : "status"}
+							title="Dismiss"
+							onClick={() => dismiss(t.id)}
+						>
+							{visibleText(t.message)}
+						</button>
+					),
+				)}
 			</div>
 		</ToastContext.Provider>
 	);

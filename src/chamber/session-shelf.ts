@@ -1,0 +1,109 @@
+/**
+ * Where sessions go that leave the default list without being lost: archived ones (their ids in
+ * `<stateDir>/archived.json`; the file is untouched, so pi sees it as before) and deleted ones, which wait in
+ * `<stateDir>/trash/` for an undo window before they are gone for good.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { writeFileAtomic } from "./auth/auth-file.js";
+
+/** How long a deleted session can be restored. */
+export const UNDO_MS = 60_000;
+
+interface TrashEntry {
+	id: string;
+	/** Where the file was, and goes back to on restore. */
+	file: string;
+	deletedAt: number;
+}
+
+export class SessionShelf {
+	private readonly archivedFile: string;
+	private readonly trashDir: string;
+	private readonly trashIndex: string;
+
+	constructor(
+		stateDir: string,
+		private readonly now: () => number = Date.now,
+	) {
+		this.archivedFile = join(stateDir, "archived.json");
+		this.trashDir = join(stateDir, "trash");
+		this.trashIndex = join(this.trashDir, "index.json");
+	}
+
+	archived(): Set<string> {
+		if (!existsSync(this.archivedFile)) return new Set();
+		try {
+			const ids = JSON.parse(readFileSync(this.archivedFile, "utf8")) as unknown;
+			return new Set(Array.isArray(ids) ? ids.filter((id): id is string => typeof id === "string") : []);
+		} catch {
+			return new Set();
+		}
+	}
+
+	setArchived(id: string, archived: boolean): void {
+		const ids = this.archived();
+		if (archived) ids.add(id);
+		else ids.delete(id);
+		writeFileAtomic(this.archivedFile, `${JSON.stringify([...ids])}\n`);
+	}
+
+	private trash(): TrashEntry[] {
+		if (!existsSync(this.trashIndex)) return [];
+		try {
+			return (JSON.parse(readFileSync(this.trashIndex, "utf8")) as TrashEntry[]).filter(
+				(e) => typeof e?.id === "string" && typeof e.file === "string" && typeof e.deletedAt === "number",
+			);
+		} catch {
+			return [];
+		}
+	}
+
+	private saveTrash(entries: TrashEntry[]): void {
+		writeFileAtomic(this.trashIndex, `${JSON.stringify(entries)}\n`);
+	}
+
+	private held(entry: TrashEntry): string {
+		return join(this.trashDir, `${entry.deletedAt}-${basename(entry.file)}`);
+	}
+
+	/** Moves the file aside; the answer says until when it can come back. */
+	discard(id: string, file: string): number {
+		mkdirSync(this.trashDir, { recursive: true, mode: 0o700 });
+		const entry: TrashEntry = { id, file, deletedAt: this.now() };
+		renameSync(file, this.held(entry));
+		this.saveTrash([...this.purge(), entry]);
+		this.setArchived(id, false);
+		return entry.deletedAt + UNDO_MS;
+	}
+
+	/** The session's file back where it was, or undefined when its window has passed (or it was never here). */
+	restore(id: string): string | undefined {
+		const entries = this.purge();
+		const entry = entries.find((e) => e.id === id);
+		if (!entry) return undefined;
+		mkdirSync(dirname(entry.file), { recursive: true });
+		renameSync(this.held(entry), entry.file);
+		this.saveTrash(entries.filter((e) => e !== entry));
+		return entry.file;
+	}
+
+	/** Deletes for good what waited longer than the window; returns what still waits. */
+	purge(): TrashEntry[] {
+		const cutoff = this.now() - UNDO_MS;
+		const entries = this.trash();
+		const keep = entries.filter((e) => e.deletedAt > cutoff);
+		for (const e of entries) if (e.deletedAt <= cutoff) rmSync(this.held(e), { force: true });
+		if (keep.length !== entries.length) this.saveTrash(keep);
+		// Files no index entry names (a crash between rename and index write) go too, once old enough.
+		if (existsSync(this.trashDir)) {
+			const named = new Set(keep.map((e) => basename(this.held(e))));
+			for (const name of readdirSync(this.trashDir)) {
+				const at = Number(name.split("-")[0]);
+				if (name !== "index.json" && !named.has(name) && Number.isFinite(at) && at <= cutoff)
+					rmSync(join(this.trashDir, name), { force: true });
+			}
+		}
+		return keep;
+	}
+}
