@@ -62,7 +62,8 @@ export async function chamberApp(options: ChamberServerOptions) {
 		c.header("X-Content-Type-Options", "nosniff");
 		c.header("Referrer-Policy", "no-referrer");
 	});
-	app.route("/api/auth", authRoutes(auth));
+	let servedUrls: string[] = [];
+	app.route("/api/auth", authRoutes(auth, { urls: () => servedUrls }));
 	app.use("/api/pi/*", requireAuth(auth), checkOrigin());
 	app.use(
 		"/api/pi/*",
@@ -109,6 +110,9 @@ export async function chamberApp(options: ChamberServerOptions) {
 		app,
 		chamber,
 		auth,
+		servesAt: (urls: string[]) => {
+			servedUrls = urls;
+		},
 		allowHosts: (hosts: string[] | undefined) => {
 			allowedHosts = hosts ? new Set(hosts.map((h) => h.toLowerCase())) : undefined;
 		},
@@ -242,6 +246,7 @@ export async function startChamber(
 	const url = `http://${host}:${port}/`;
 	const pairing = built.auth.createPairingToken(10 * 60_000);
 	const urls = [url, ...lanUrls(options.host, port)];
+	built.servesAt(urls);
 	// `pier pair` finds the daemon of this state directory, and the addresses to print, here.
 	writeDaemonRecord(options.stateDir, { pid: process.pid, urls, startedAt: new Date().toISOString() });
 	return {

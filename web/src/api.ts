@@ -119,7 +119,14 @@ export const api = {
 			storeKey(undefined);
 		}
 	},
-	createPairingLink: () => request<{ token: string; expiresAt: number }>("POST", "/api/auth/pairing-links", {}),
+	createPairingLink: () =>
+		request<{ token: string; expiresAt: number; urls?: string[] }>("POST", "/api/auth/pairing-links", {}),
+	listDevices: () =>
+		request<{ tokens: { id: string; name: string; createdAt: string; lastUsedAt?: string }[] }>(
+			"GET",
+			"/api/auth/tokens",
+		),
+	revokeDevice: (id: string) => request<{ ok: true }>("DELETE", `/api/auth/tokens/${enc(id)}`),
 
 	listSessions: (options: { archived?: boolean } = {}) =>
 		request<{ sessions: SessionSummary[] }>("GET", `/api/pi/sessions${options.archived ? "?archived=1" : ""}`),

@@ -36,6 +36,8 @@ export interface PairingLinkResponse {
 	token: string;
 	/** epoch ms */
 	expiresAt: number;
+	/** Every address the daemon serves (loopback, and LAN addresses when bound wide): the link may use any. */
+	urls?: string[];
 }
 export interface DeviceTokenListResponse {
 	tokens: DeviceTokenInfo[];
@@ -53,6 +55,8 @@ export interface AuthRoutesOptions {
 	clientKey?: (c: Context) => string;
 	/** Password checks running or waiting at once, across all clients. */
 	gate?: WorkGate;
+	/** The addresses the daemon serves, once it listens (pairing links offer each). */
+	urls?: () => string[];
 }
 
 type Identity = { principal: Principal } | { code: "unauthorized" | "browser_key_required"; message: string };
@@ -191,7 +195,8 @@ export function authRoutes(store: AuthStore, options: AuthRoutesOptions = {}): H
 		if (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl < 1 || ttl > PAIRING_TTL_MAX_SECONDS) {
 			return jsonError(c, 400, "bad_request", `ttlSeconds must be an integer from 1 to ${PAIRING_TTL_MAX_SECONDS}`);
 		}
-		const answer: PairingLinkResponse = store.createPairingToken(ttl * 1000);
+		const urls = options.urls?.() ?? [];
+		const answer: PairingLinkResponse = { ...store.createPairingToken(ttl * 1000), ...(urls.length ? { urls } : {}) };
 		return c.json(answer);
 	});
 

@@ -1,23 +1,106 @@
 /**
- * "Pair a device": a one-time, short-lived sign-in link for a phone or another browser. The token travels in
- * the URL fragment, which browsers never send to a server or put in a Referer.
+ * "Pair a device": a one-time, short-lived sign-in link for a phone or another browser, for each address the
+ * daemon serves (a phone needs the LAN one), as text and as a QR code; and the device tokens, to revoke. The
+ * token travels in the URL fragment, which browsers never send to a server or put in a Referer.
  */
-import { useState } from "preact/hooks";
+import qrcode from "qrcode-generator";
+import { useEffect, useState } from "preact/hooks";
 import { api, describeError } from "../api.js";
+import { relativeTime } from "../format.js";
+import { visible } from "../visible.js";
+
+interface Link {
+	token: string;
+	expiresAt: number;
+	urls: string[];
+}
+
+/** The QR code of `text` as an SVG of dark modules (qrcode-generator, error correction M). */
+function QrCode({ text }: { text: string }) {
+	const qr = qrcode(0, "M");
+	qr.addData(text);
+	qr.make();
+	const n = qr.getModuleCount();
+	const cells: string[] = [];
+	for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) if (qr.isDark(r, c)) cells.push(`M${c + 4},${r + 4}h1v1h-1z`);
+	return (
+		<svg
+			class="pair-qr"
+			data-testid="pairing-qr"
+			viewBox={`0 0 ${n + 8} ${n + 8}`}
+			role="img"
+			aria-label="QR code of the sign-in link"
+			shape-rendering="crispEdges"
+		>
+			<rect width="100%" height="100%" fill="#fff" />
+			<path d={cells.join("")} fill="#000" />
+		</svg>
+	);
+}
+
+function Devices() {
+	const [devices, setDevices] = useState<Awaited<ReturnType<typeof api.listDevices>>["tokens"]>([]);
+	const [error, setError] = useState<string | undefined>();
+	const load = () =>
+		api.listDevices().then(
+			(r) => setDevices(r.tokens),
+			(err) => setError(describeError(err)),
+		);
+	useEffect(() => void load(), []);
+	if (devices.length === 0 && !error) return null;
+	return (
+		<div class="devices">
+			<h3>Devices with a token</h3>
+			<ul data-testid="device-list">
+				{devices.map((d) => (
+					<li key={d.id} data-testid="device" data-device-id={d.id}>
+						<span>{visible(d.name)}</span>
+						<span class="muted">
+							created {relativeTime(d.createdAt)}
+							{d.lastUsedAt ? ` · used ${relativeTime(d.lastUsedAt)}` : " · never used"}
+						</span>
+						<button
+							type="button"
+							data-testid="revoke-device"
+							onClick={() => void api.revokeDevice(d.id).then(load, (err) => setError(describeError(err)))}
+						>
+							Revoke
+						</button>
+					</li>
+				))}
+			</ul>
+			{error && (
+				<div class="inline-error" role="alert">
+					{error}
+				</div>
+			)}
+		</div>
+	);
+}
 
 export function PairDevice() {
-	const [link, setLink] = useState<{ url: string; expiresAt: number } | undefined>();
+	const [link, setLink] = useState<Link | undefined>();
+	const [address, setAddress] = useState<string>("");
 	const [error, setError] = useState<string | undefined>();
 
 	const create = async () => {
 		setError(undefined);
 		try {
-			const { token, expiresAt } = await api.createPairingLink();
-			setLink({ url: `${window.location.origin}/#pair=${token}`, expiresAt });
+			const { token, expiresAt, urls } = await api.createPairingLink();
+			// This page's own origin first: it is the one that surely reaches the daemon from here.
+			const here = `${window.location.origin}/`;
+			const all = [here, ...(urls ?? []).filter((u) => u !== here)];
+			setLink({ token, expiresAt, urls: all });
+			setAddress((current) =>
+				current && all.includes(current)
+					? current
+					: (all.find((u) => !/\/\/(127\.|localhost|\[::1\])/.test(u)) ?? here),
+			);
 		} catch (err) {
 			setError(describeError(err));
 		}
 	};
+	const url = link ? `${address}#pair=${link.token}` : "";
 
 	return (
 		<details class="pair-device" onToggle={(e) => e.currentTarget.open && !link && void create()}>
@@ -26,11 +109,27 @@ export function PairDevice() {
 				{link && (
 					<>
 						<p>
-							Open this link on the other device. It works once, until {new Date(link.expiresAt).toLocaleTimeString()}.
+							Open this link on the other device, or scan it. It works once, until{" "}
+							{new Date(link.expiresAt).toLocaleTimeString()}.
 						</p>
-						<input data-testid="pairing-link" readOnly value={link.url} onFocus={(e) => e.currentTarget.select()} />
+						{link.urls.length > 1 && (
+							<select
+								data-testid="pairing-address"
+								aria-label="Address"
+								value={address}
+								onChange={(e) => setAddress(e.currentTarget.value)}
+							>
+								{link.urls.map((u) => (
+									<option key={u} value={u}>
+										{u}
+									</option>
+								))}
+							</select>
+						)}
+						<QrCode text={url} />
+						<input data-testid="pairing-link" readOnly value={url} onFocus={(e) => e.currentTarget.select()} />
 						<div class="pair-device-buttons">
-							<button type="button" onClick={() => void navigator.clipboard?.writeText(link.url)}>
+							<button type="button" onClick={() => void navigator.clipboard?.writeText(url)}>
 								Copy
 							</button>
 							<button type="button" onClick={() => void create()}>
@@ -44,6 +143,7 @@ export function PairDevice() {
 						{error}
 					</div>
 				)}
+				<Devices />
 			</div>
 		</details>
 	);
