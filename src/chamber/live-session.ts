@@ -42,6 +42,7 @@ export interface OpenOptions {
 const CHAMBER_COMMANDS = {
 	new: "Start a fresh session in this project (this one stays in the list)",
 	compact: "Summarize the conversation so far to free context (optional: instructions)",
+	reload: "Reload extensions, skills, prompts and themes (protocol extensions restart as a new generation)",
 	name: "Rename this session",
 	model: "Switch model: /model provider/id",
 	thinking: "Set the thinking level: /thinking off|minimal|low|medium|high|xhigh",
@@ -433,6 +434,13 @@ export class LiveSession {
 				this.run(
 					this.session.compact(args || undefined).then(() => undefined),
 					"/compact",
+				);
+				return;
+			case "reload":
+				if (this.session.isStreaming) throw new SessionError(409, "busy", "wait for the agent before reloading");
+				this.run(
+					this.session.reload().then(() => this.piMetrics.reloaded()),
+					"/reload",
 				);
 				return;
 			case "name":

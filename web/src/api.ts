@@ -169,6 +169,8 @@ export const api = {
 	/** With a session: also the models its extensions provide (pi's registry of that running session). */
 	models: (sessionId?: string) =>
 		request<{ models: ModelView[] }>("GET", `/api/pi/models${sessionId ? `?session=${enc(sessionId)}` : ""}`),
+	/** What a running session's extensions are, of which kind, how they do (opaque ids, no paths). */
+	extensions: <T>(sessionId: string) => request<T>("GET", `/api/pi/extensions?session=${enc(sessionId)}`),
 	/** The project's trust as the daemon sees it (an empty cwd: the daemon's own directory). */
 	projectTrust: (cwd: string) => request<TrustView>("GET", `/api/pi/projects/trust?cwd=${enc(cwd || ".")}`),
 	grants: <T>() => request<T>("GET", "/api/pi/grants"),

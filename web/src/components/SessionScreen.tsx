@@ -15,6 +15,7 @@ import { DialogDock } from "./DialogDock.js";
 import { StatusBar, Widgets } from "./Extras.js";
 import { PanelDock } from "./PanelDock.js";
 import { ModelPicker, ThinkingPicker } from "./Pickers.js";
+import { ExtensionsPanel } from "./ExtensionsPanel.js";
 import { useToast } from "./Toasts.js";
 import { TriggerBar, TriggerSettings, newTriggerId } from "./Triggers.js";
 import { Transcript } from "./Transcript.js";
@@ -249,6 +250,7 @@ function LiveSession({
 						onChanged={(thinkingLevel) => dispatch({ type: "model", thinkingLevel })}
 					/>
 					<StatusBar statuses={view.ui.statuses} />
+					<ExtensionsPanel sessionId={sessionId} />
 				</div>
 				<Widgets widgets={view.ui.widgets} placement="belowEditor" />
 			</div>

@@ -1,0 +1,71 @@
+/**
+ * The Extensions panel in a real browser: a session running the examples (a TypeScript, a QuickJS and a
+ * process extension) lists each with its kind, state and metrics; a tool call counts; Reload restarts them.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import type { Browser } from "playwright-core";
+import { join } from "node:path";
+import { type Serve, startServe } from "../helpers/chamber.js";
+import { REPO_ROOT, tempDir } from "../helpers/pier-cli.js";
+import { DESKTOP, idle, launchBrowser, newSession, PASSWORD, send, signIn, until } from "./browser-helpers.js";
+
+describe("the Extensions panel", () => {
+	const dir = tempDir("pier-extensions-ui-");
+	let serve: Serve;
+	let browser: Browser;
+
+	before(async () => {
+		// pier serve's own examples: one extension of each of those kinds.
+		serve = await startServe(
+			[
+				...["examples/extensions/chamber-demo.ts", "examples/quickjs/hello", "examples/process/node-weather"].flatMap(
+					(p) => ["-e", join(REPO_ROOT, p)],
+				),
+				"--state-dir",
+				join(dir.path, "state"),
+				"--ui-password",
+				PASSWORD,
+			],
+			{ agentDir: join(dir.path, "agent"), cwd: dir.path },
+		);
+		browser = await launchBrowser();
+	});
+	after(async () => {
+		await browser?.close();
+		await serve?.stop();
+		dir[Symbol.dispose]();
+	});
+
+	test("each extension with its kind, state and metrics; a call counts; Reload restarts", {
+		timeout: 120_000,
+	}, async () => {
+		const context = await browser.newContext(DESKTOP);
+		const page = await context.newPage();
+		await signIn(page, serve.url);
+		await newSession(page);
+		await send(page, 'weather {"city":"Oslo"}');
+		await idle(page);
+		await page.getByTestId("extensions").click();
+		const items = page.locator('.extensions-panel [data-testid="extension"]');
+		await until(async () => (await items.count()) >= 3, "the three example extensions");
+		const kinds = await items.evaluateAll((els) => els.map((e) => e.getAttribute("data-kind")).sort());
+		assert.deepEqual(kinds, ["process", "quickjs", "typescript"], (await items.allTextContents()).join(" | "));
+		const weather = items.filter({ hasText: "weather" }).first();
+		assert.match((await weather.getByTestId("extension-state").textContent()) ?? "", /active|running/);
+		await until(
+			async () => /^[1-9]\d* calls/.test((await weather.getByTestId("extension-metrics").textContent()) ?? ""),
+			"the weather call counted",
+		);
+		assert.ok(
+			!((await page.getByTestId("extensions").locator("..").textContent()) ?? "").includes(dir.path),
+			"no paths",
+		);
+		await page.getByTestId("extensions-reload").click();
+		await until(async () => {
+			await page.getByTestId("extensions-refresh").click();
+			return /1 restarts/.test((await weather.getByTestId("extension-metrics").textContent()) ?? "");
+		}, "a restart counted after Reload");
+		await context.close();
+	});
+});
