@@ -1,0 +1,75 @@
+/**
+ * The plugin host: one Node process per native plugin library, a protocol-v1 guest written on the kit.
+ *
+ *   node plugin-host.js --id <id> --library <path> [--capabilities a,b] [--ui-capabilities c,d] [--max-frame-bytes N]
+ *
+ * Order matters: stdio is isolated before the library is opened (stdio.ts); the plugin registers at once
+ * (registrars are only valid during that call); its `declare` goes to pier's native channel as a
+ * `native_declare` frame ahead of the kit's hello; then the kit serves the protocol on fds 3/4 and its
+ * `load` turns the collected registrations into protocol registrations (wire.ts).
+ */
+import { parseArgs } from "node:util";
+import type * as Kit from "../../../../kit/node/index.mjs";
+import { actionHost, type SessionView } from "./action-host.js";
+import { createActionSink } from "./actions-link.js";
+import { loadPlugin, type LoadedPlugin, setActionSink } from "./loader.js";
+import { ProtocolPort } from "./protocol-io.js";
+import { DEFAULT_DECLARATION } from "./registry.js";
+import { isolateStdio } from "./stdio.js";
+import { wirePlugin } from "./wire.js";
+
+const { values } = parseArgs({
+	options: {
+		id: { type: "string" },
+		library: { type: "string" },
+		capabilities: { type: "string", default: "" },
+		"ui-capabilities": { type: "string", default: "" },
+		"max-frame-bytes": { type: "string", default: String(1024 * 1024) },
+	},
+});
+const list = (text: string | undefined) => (text ? text.split(",").filter(Boolean) : []);
+const id = values.id ?? "native";
+const library = values.library;
+if (!library) {
+	process.stderr.write("plugin-host: --library is required\n");
+	process.exit(2);
+}
+const maxFrameBytes = Number(values["max-frame-bytes"]);
+const capabilities = list(values.capabilities) as Kit.Capability[];
+const uiCapabilities = list(values["ui-capabilities"]) as Kit.UiCapability[];
+
+const stdio = isolateStdio();
+const port = new ProtocolPort(maxFrameBytes);
+// The kit reads `process.stdin` and writes `process.stdout`: give it the protocol fds instead.
+Object.defineProperty(process, "stdin", { value: port.input, configurable: true });
+Object.defineProperty(process, "stdout", { value: port.output, configurable: true });
+
+let loaded: LoadedPlugin | undefined;
+let loadError: Error | undefined;
+try {
+	loaded = loadPlugin(library);
+} catch (error) {
+	loadError = error as Error;
+}
+const declaration = loaded?.registry.declaration ?? DEFAULT_DECLARATION;
+port.send({ type: "native_declare", ...declaration });
+if (declaration.ownsStdio) stdio.handOver();
+else stdio.release();
+
+let live = false;
+const view: SessionView = { snapshot: undefined, mode: "print", flag: () => undefined };
+setActionSink(createActionSink(actionHost(port, view, declaration.ownsStdio, () => live)));
+
+const kit = (await import(new URL("../../../../../kit/node/index.mjs", import.meta.url).href)) as typeof Kit;
+kit.runExtension(
+	{ id, capabilities, uiCapabilities },
+	(pi) => {
+		if (loadError) throw loadError;
+		wirePlugin(pi, loaded!, { id, capabilities, uiCapabilities, view, log: (line) => process.stderr.write(`[${id}] ${line}\n`) });
+		// Live once the kit answers `load`: runtime requests before that would fail the whole load.
+		setImmediate(() => {
+			live = true;
+		});
+	},
+	{ maxFrameBytes },
+);
