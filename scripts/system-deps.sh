@@ -7,6 +7,9 @@ need=()
 command -v tmux >/dev/null 2>&1 || need+=(tmux)
 # The chamber's browser tests drive Debian's chromium through playwright-core (no browser download).
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+# Native plugins (kit/rust, examples/native, test/fixtures/native) build offline against Debian's packaged
+# crates: .cargo/config.toml replaces crates.io with this directory registry.
+compgen -G "/usr/share/cargo/registry/serde_json-*" >/dev/null || need+=(librust-serde-json-dev)
 
 if [ ${#need[@]} -eq 0 ]; then
 	exit 0
