@@ -65,6 +65,7 @@ export class ProtocolPort {
 	private queue: Buffer[] = [];
 	private draining = false;
 	private ended = false;
+	private endSent = false;
 	private nextId = 0;
 	private readonly waiting = new Map<string, (result: Result) => void>();
 	/** Answers read by a synchronous round trip that were not its own (an earlier async request's). */
@@ -79,6 +80,10 @@ export class ProtocolPort {
 				done?.();
 				return true;
 			},
+		});
+		// Frames may arrive before the kit listens (it is imported after the plugin registers): hold them.
+		this.input.on("newListener", (event) => {
+			if (event === "data") setImmediate(() => this.scheduleDrain());
 		});
 		this.socket = new Socket({ fd: PROTOCOL_IN_FD, readable: true, writable: false });
 		this.socket.on("data", (chunk: Buffer) => this.ingest(chunk));
@@ -183,13 +188,16 @@ export class ProtocolPort {
 	}
 
 	private scheduleDrain(): void {
-		if (this.draining || this.queue.length === 0) return;
+		if (this.draining || (this.queue.length === 0 && !this.ended) || this.input.listenerCount("data") === 0) return;
 		this.draining = true;
 		setImmediate(() => {
 			this.draining = false;
 			const lines = this.queue.splice(0);
 			if (lines.length > 0) this.input.emit("data", lines.length === 1 ? lines[0] : Buffer.concat(lines));
-			if (this.ended && this.queue.length === 0) this.input.emit("end");
+			if (this.ended && this.queue.length === 0 && !this.endSent) {
+				this.endSent = true;
+				this.input.emit("end");
+			}
 		});
 	}
 
@@ -199,7 +207,6 @@ export class ProtocolPort {
 		for (const resolve of this.waiting.values())
 			resolve({ status: "failure", error: { code: "transport_closed", message: "pier closed the channel" } });
 		this.waiting.clear();
-		if (this.draining) return; // the drain emits "end" after the last lines
-		this.input.emit("end");
+		this.scheduleDrain(); // "end" follows the last lines, once the kit listens
 	}
 }
