@@ -226,6 +226,8 @@ macro_rules! take_step_result {
 macro_rules! string_handler {
     ($(#[$meta:meta])* $vis:vis fn $name:ident(($first:ident, $second:ident), $output:ident, $user_data:pat) $body:block) => {
         $(#[$meta])*
+        // A body that always panics or aborts (a test fixture) is fine: the trampoline's tail is unreachable.
+        #[allow(unreachable_code)]
         $vis extern "C" fn $name(
             first: $crate::StbStringRef,
             second: $crate::StbStringRef,
@@ -247,6 +249,8 @@ macro_rules! string_handler {
     };
     ($(#[$meta:meta])* $vis:vis fn $name:ident($input:ident, $output:ident, $user_data:pat) $body:block) => {
         $(#[$meta])*
+        // A body that always panics or aborts (a test fixture) is fine: the trampoline's tail is unreachable.
+        #[allow(unreachable_code)]
         $vis extern "C" fn $name(
             input: $crate::StbStringRef,
             out: *mut $crate::StbString,
@@ -278,6 +282,8 @@ macro_rules! string_handler {
 macro_rules! execute_handler {
     ($(#[$meta:meta])* $vis:vis fn $name:ident($call_id:ident, $params:ident, $free_params:ident) $body:block) => {
         $(#[$meta])*
+        // A body that always panics or aborts (a test fixture) is fine: the trampoline's tail is unreachable.
+        #[allow(unreachable_code)]
         $vis extern "C" fn $name(
             tool_call_id: $crate::StbStringRef,
             params: $crate::StbString,
@@ -301,6 +307,8 @@ macro_rules! execute_handler {
     };
     ($(#[$meta:meta])* $vis:vis fn $name:ident($call_id:ident, $params:ident) $body:block) => {
         $(#[$meta])*
+        // A body that always panics or aborts (a test fixture) is fine: the trampoline's tail is unreachable.
+        #[allow(unreachable_code)]
         $vis extern "C" fn $name(
             tool_call_id: $crate::StbStringRef,
             params: $crate::StbString,
