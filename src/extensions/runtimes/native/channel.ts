@@ -94,7 +94,7 @@ export class NativeChannel implements Channel {
 	}
 
 	/** The plugin's `declare.priority` (100 until it reported one). */
-	get priority(): number {
+	get loadPriority(): number {
 		return this.declaration?.priority ?? 100;
 	}
 
