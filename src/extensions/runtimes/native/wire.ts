@@ -75,6 +75,8 @@ export function wirePlugin(pi: Kit.ExtensionAPI, plugin: LoadedPlugin, options: 
 			parameters: tool.parameters,
 			execute: (callId, params, signal, onUpdate, ctx) => {
 				seen(ctx);
+				// A breadcrumb: if the plugin takes the process down, pier's crash message ends with this line.
+				log(`tool ${tool.name} (call ${callId}): execute`);
 				const result = runTool(tool, {
 					callId,
 					params,
@@ -90,13 +92,15 @@ export function wirePlugin(pi: Kit.ExtensionAPI, plugin: LoadedPlugin, options: 
 		requireCapability(options, "commands", `command "/${command.name}"`);
 		pi.registerCommand(command.name, {
 			description: command.description,
-			handler: (args, ctx) =>
-				runCommand(command, args, registry, {
+			handler: (args, ctx) => {
+				log(`command /${command.name}: run`);
+				return runCommand(command, args, registry, {
 					select: (title, items) => seen(ctx).ui.select(title, items),
 					editor: (title, prefill) => ctx.ui.editor(title, prefill),
 					input: (title, placeholder) => ctx.ui.input(title, placeholder),
 					notify: (text) => void ctx.ui.notify(text).catch(() => {}),
-				}),
+				});
+			},
 		});
 	}
 	for (const shortcut of registry.shortcuts) {
