@@ -1,6 +1,7 @@
 /** `npm run bench`: every benchmark, each figure beside its same-run baseline. `PIER_BENCH_ONLY=process` picks one. */
 import { benchChamber } from "./chamber.js";
 import { benchMetrics } from "./metrics.js";
+import { benchNative } from "./native.js";
 import { benchProcess } from "./process.js";
 import { benchQuickjs } from "./quickjs.js";
 import { benchStartup } from "./startup.js";
@@ -11,6 +12,7 @@ const benches: Record<string, (runs: number) => Promise<void>> = {
 	startup: benchStartup,
 	process: benchProcess,
 	quickjs: benchQuickjs,
+	native: benchNative,
 	chamber: benchChamber,
 	metrics: benchMetrics,
 };

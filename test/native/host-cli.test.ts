@@ -24,7 +24,15 @@ describe("native manifests in the CLI", () => {
 		assert.match(tool.stdout, /"text": "echo: cli"/);
 		const probePkg = await probe(dir.path);
 		const blocked = await runPier(
-			["ext", "invoke", probePkg, "--event", "tool_call", "--data", '{"toolCallId":"x","toolName":"forbidden","input":{}}'],
+			[
+				"ext",
+				"invoke",
+				probePkg,
+				"--event",
+				"tool_call",
+				"--data",
+				'{"toolCallId":"x","toolName":"forbidden","input":{}}',
+			],
 			{ agentDir: dir.path },
 		);
 		assert.equal(blocked.code, 0, blocked.stderr);
@@ -35,7 +43,10 @@ describe("native manifests in the CLI", () => {
 		using dir = tempDir();
 		const pkg = join(dir.path, "broken");
 		mkdirSync(pkg);
-		writeFileSync(join(pkg, "pi-extension.json"), JSON.stringify({ schemaVersion: 1, id: "broken", runtime: "native" }));
+		writeFileSync(
+			join(pkg, "pi-extension.json"),
+			JSON.stringify({ schemaVersion: 1, id: "broken", runtime: "native" }),
+		);
 		const result = await runPier(["ext", "validate", pkg], { agentDir: dir.path });
 		assert.equal(result.code, 1);
 		assert.match(result.stderr, /pi-extension\.json: library: a native extension requires library/);
@@ -49,7 +60,9 @@ describe("native manifests in the CLI", () => {
 		cpSync(await echo(join(dir.path, "build")), installed, { recursive: true });
 		const listed = await runPier(["list", "--json", "--check"], { agentDir });
 		assert.equal(listed.code, 0, listed.stderr);
-		const entry = (JSON.parse(listed.stdout).extensions as Array<Record<string, unknown>>).find((e) => e.id === "native-echo");
+		const entry = (JSON.parse(listed.stdout).extensions as Array<Record<string, unknown>>).find(
+			(e) => e.id === "native-echo",
+		);
 		assert.ok(entry, listed.stdout);
 		assert.equal(entry.kind, "native");
 		assert.equal(entry.state, "enabled");

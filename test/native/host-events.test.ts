@@ -20,7 +20,10 @@ describe("native events through the host", () => {
 		assert.deepEqual(end!.result, { ok: true, value: null });
 
 		const [blocked] = await host.emit("tool_call", { toolCallId: "t1", toolName: "forbidden", input: { a: 1 } });
-		assert.deepEqual(blocked!.result, { ok: true, value: { block: true, reason: "blocked by native plugin native-probe" } });
+		assert.deepEqual(blocked!.result, {
+			ok: true,
+			value: { block: true, reason: "blocked by native plugin native-probe" },
+		});
 		const [allowed] = await host.emit("tool_call", { toolCallId: "t2", toolName: "read", input: {} });
 		assert.deepEqual(allowed!.result, { ok: true, value: null });
 		const [compact] = await host.emit("session_before_compact", { preparation: {}, branchEntries: [] });
@@ -77,7 +80,15 @@ describe("native events in a real pier run", () => {
 			result: { content: { text: string }[] };
 		};
 		const seen = JSON.parse(end.result.content[0]!.text) as { counts: Record<string, number> };
-		for (const tag of ["SessionStart", "AgentStart", "TurnStart", "MessageStart", "MessageEnd", "ToolCall", "ToolExecutionStart"]) {
+		for (const tag of [
+			"SessionStart",
+			"AgentStart",
+			"TurnStart",
+			"MessageStart",
+			"MessageEnd",
+			"ToolCall",
+			"ToolExecutionStart",
+		]) {
 			assert.ok((seen.counts[tag] ?? 0) >= 1, `${tag} reached the plugin: ${JSON.stringify(seen.counts)}`);
 		}
 	});

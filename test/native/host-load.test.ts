@@ -66,7 +66,10 @@ describe("native plugin load", () => {
 		const manifest = { schemaVersion: 1, runtime: "native", capabilities: ["tools"] };
 		const empty = join(dir.path, "libempty.so");
 		writeFileSync(empty, "");
-		assert.match(await loadFailure(nativePackage(dir.path, empty, { ...manifest, id: "empty" })), /could not open library .*libempty\.so/);
+		assert.match(
+			await loadFailure(nativePackage(dir.path, empty, { ...manifest, id: "empty" })),
+			/could not open library .*libempty\.so/,
+		);
 		const source = join(dir.path, "nosym.c");
 		writeFileSync(source, "int not_a_plugin(void) { return 0; }\n");
 		const nosym = join(dir.path, "libnosym.so");
@@ -78,7 +81,10 @@ describe("native plugin load", () => {
 
 describe("the native manifest", () => {
 	const write = (dir: string, manifest: Record<string, unknown>) => {
-		writeFileSync(join(dir, "pi-extension.json"), JSON.stringify({ schemaVersion: 1, id: "n", runtime: "native", ...manifest }));
+		writeFileSync(
+			join(dir, "pi-extension.json"),
+			JSON.stringify({ schemaVersion: 1, id: "n", runtime: "native", ...manifest }),
+		);
 	};
 
 	test("library is required, contained, a regular file, and the other runtimes' fields are refused", () => {

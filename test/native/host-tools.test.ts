@@ -119,7 +119,10 @@ describe("native tools", () => {
 		assert.equal(slow.started, 1);
 		assert.equal(slow.cancels, 1);
 		assert.equal(slow.destroyed, 1);
-		assert.ok(slow.polls >= 1 && slow.polls < 40, `a pending step is polled with backoff, not spun (${slow.polls} polls in 200 ms)`);
+		assert.ok(
+			slow.polls >= 1 && slow.polls < 40,
+			`a pending step is polled with backoff, not spun (${slow.polls} polls in 200 ms)`,
+		);
 	});
 
 	test("a wake-driven tool costs no CPU while it waits, and finishes on its wake", async (t) => {

@@ -24,9 +24,7 @@ function sourceOf(e: ListedExtension): ManifestSource {
 }
 
 export async function checkExtensions(model: ExtensionList): Promise<void> {
-	const candidates = model.extensions.filter(
-		(e) => e.state === "enabled" && isManifestRuntime(e.kind),
-	);
+	const candidates = model.extensions.filter((e) => e.state === "enabled" && isManifestRuntime(e.kind));
 	const host = new ExtensionHost({ mode: "print" });
 	const { specs, diagnostics } = protocolSpecs(candidates.map(sourceOf), {
 		cwd: model.cwd,

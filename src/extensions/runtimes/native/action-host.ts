@@ -26,9 +26,17 @@ export interface SessionView {
 }
 
 /** Refused until the kit is live: pier fails the whole load for a runtime request before that. */
-export function actionHost(port: ProtocolPort, view: SessionView, owner: boolean, isLive: () => boolean): NativeActionHost {
+export function actionHost(
+	port: ProtocolPort,
+	view: SessionView,
+	owner: boolean,
+	isLive: () => boolean,
+): NativeActionHost {
 	const live = () => {
-		if (!isLive()) throw new Error("runtime actions are unavailable while the plugin registers (call them from a tool, command or event handler)");
+		if (!isLive())
+			throw new Error(
+				"runtime actions are unavailable while the plugin registers (call them from a tool, command or event handler)",
+			);
 	};
 	return {
 		request(request) {

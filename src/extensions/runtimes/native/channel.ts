@@ -29,11 +29,26 @@ const SIGNAL_MEANING: Record<string, string> = {
 	SIGKILL: "killed",
 };
 
-export function describeClose(reason: string, library: string): string {
+/** The close reason as the user reads it; `running` names the invocations that were in flight. */
+export function describeClose(reason: string, library: string, running: readonly string[] = []): string {
 	const signal = /signal (SIG[A-Z]+)/.exec(reason)?.[1];
 	if (!signal) return `native plugin host for ${library}: ${reason}`;
 	const meaning = SIGNAL_MEANING[signal];
-	return `native plugin ${library} crashed the plugin host (${signal}${meaning ? `: ${meaning}` : ""})`;
+	const during = running.length > 0 ? ` while running ${running.slice(0, 3).join(", ")}` : "";
+	return `native plugin ${library} crashed the plugin host (${signal}${meaning ? `: ${meaning}` : ""})${during}`;
+}
+
+/** What an invoke request is, in a crash message. */
+function invocationName(invocation: {
+	kind?: string;
+	name?: string;
+	callId?: string;
+	event?: { name?: string };
+}): string {
+	if (invocation.kind === "tool") return `tool ${invocation.name} (call ${invocation.callId})`;
+	if (invocation.kind === "command") return `command /${invocation.name}`;
+	if (invocation.kind === "event") return `the ${invocation.event?.name} hook`;
+	return `a ${invocation.kind} invocation`;
 }
 
 export function lastLines(text: string, count: number): string {
@@ -61,6 +76,8 @@ export class NativeChannel implements Channel {
 	private readonly inner: ProcessChannel;
 	declaration: NativeDeclaration | undefined;
 	private owner = false;
+	/** Invocations sent and not yet answered, by request id: a crash says which call took the process down. */
+	private readonly running = new Map<string, HostFrame>();
 
 	constructor(
 		private readonly launch: NativeLaunch,
@@ -102,17 +119,22 @@ export class NativeChannel implements Channel {
 		this.inner.start({
 			frame: (value) => {
 				const frame = value as { type?: unknown };
-				if (frame?.type === "native_declare") return this.declared(value as NativeDeclaration & { type: string }, events);
+				if (frame?.type === "native_declare")
+					return this.declared(value as NativeDeclaration & { type: string }, events);
 				if (frame?.type === "native_finish") {
 					const code = Number((value as { exitCode?: unknown }).exitCode ?? 0);
 					if (this.owner) for (const listener of finishListeners) listener(code, this.launch.id);
 					return;
 				}
+				if (frame?.type === "response") this.running.delete((value as { id: string }).id);
 				events.frame(value);
 			},
 			closed: (reason) => {
 				this.releaseOwnership();
-				events.closed(describeClose(reason, this.launch.library));
+				const running = [...this.running.values()].map((f) =>
+					invocationName((f as { request: { invocation: Parameters<typeof invocationName>[0] } }).request.invocation),
+				);
+				events.closed(describeClose(reason, this.launch.library, running));
 			},
 		});
 	}
@@ -138,6 +160,8 @@ export class NativeChannel implements Channel {
 
 	send(frame: HostFrame): void {
 		this.inner.send(frame);
+		if (frame.type === "request" && frame.request.kind === "invoke") this.running.set(frame.id, frame);
+		else if (frame.type === "cancel") this.running.delete(frame.id);
 	}
 
 	async terminate(): Promise<void> {

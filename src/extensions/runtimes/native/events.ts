@@ -95,7 +95,8 @@ export function dispatchHook(
 			else if (code === 3 && CLAIM_RESULT[hook]) answer ??= CLAIM_RESULT[hook];
 			else if (code === 1) options.log(`${info.name} handler returned an error (rc=1); the fan-out continues`);
 			else if (code === 2) options.log(`${info.name} handler returned abort (rc=2); ${hook} has no veto, ignored`);
-			else if (code === 3) options.log(`${info.name} handler returned claimed (rc=3); only input can be claimed, ignored`);
+			else if (code === 3)
+				options.log(`${info.name} handler returned claimed (rc=3); only input can be claimed, ignored`);
 			else options.log(`${info.name} handler returned unknown code ${code}; ignored`);
 		}
 	}

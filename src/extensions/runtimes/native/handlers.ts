@@ -8,7 +8,11 @@ import { takeString } from "./loader.js";
 import type { FreeFn, NativeCommand, NativeDiscover, NativeHandler, PluginRegistry } from "./registry.js";
 
 /** Calls a string handler; its answer text (reclaimed with `free`, or leaked when the plugin gave none). */
-export function callHandler(handler: NativeHandler, input: string, free: FreeFn | undefined): { code: number; out: string } {
+export function callHandler(
+	handler: NativeHandler,
+	input: string,
+	free: FreeFn | undefined,
+): { code: number; out: string } {
 	const out = { ptr: null as unknown, len: 0 as number | bigint };
 	const code = handler.call(ref(input), out, handler.userData);
 	return { code, out: takeString(out, handler.free ?? free) };
@@ -18,7 +22,10 @@ export function callHandler(handler: NativeHandler, input: string, free: FreeFn 
 const MAX_FOLLOW_UPS = 16;
 
 export interface CommandUi {
-	select(title: string, options: Array<{ value: string; label: string; description?: string }>): Promise<string | undefined>;
+	select(
+		title: string,
+		options: Array<{ value: string; label: string; description?: string }>,
+	): Promise<string | undefined>;
 	editor(title: string, prefill: string): Promise<string | undefined>;
 	input(title: string, placeholder: string | undefined): Promise<string | undefined>;
 	notify(text: string): void;
@@ -38,7 +45,12 @@ function parseJson(text: string): Record<string, unknown> | undefined {
  * editor or an input, that dialog is shown and the handler re-invoked with `action` and `value`. The result
  * is the last message text (also notified), or null.
  */
-export async function runCommand(command: NativeCommand, args: string, registry: PluginRegistry, ui: CommandUi): Promise<unknown> {
+export async function runCommand(
+	command: NativeCommand,
+	args: string,
+	registry: PluginRegistry,
+	ui: CommandUi,
+): Promise<unknown> {
 	let input: Record<string, unknown> = { args, command: command.name };
 	for (let round = 0; round <= MAX_FOLLOW_UPS; round++) {
 		const { code, out } = callHandler(command, JSON.stringify(input), registry.firstFree);

@@ -181,7 +181,13 @@ function slots(): Array<[number, unknown]> {
 		return answer.code;
 	};
 	return [
-		[SLOT.registerTool, cb(registrar("register_tool", (r, ...a: unknown[]) => tool(r, a, undefined)), RegisterToolFn)],
+		[
+			SLOT.registerTool,
+			cb(
+				registrar("register_tool", (r, ...a: unknown[]) => tool(r, a, undefined)),
+				RegisterToolFn,
+			),
+		],
 		[
 			SLOT.registerToolWithWake,
 			cb(
@@ -195,7 +201,13 @@ function slots(): Array<[number, unknown]> {
 				registrar("register_command", (r, name: RawString, description: RawString, handler: unknown) => {
 					const call = decodeFn<StringHandler>(handler, StringHandlerFn);
 					if (!call) return 1;
-					r.commands.push({ name: readText(name), description: readText(description), call, free: undefined, userData: null });
+					r.commands.push({
+						name: readText(name),
+						description: readText(description),
+						call,
+						free: undefined,
+						userData: null,
+					});
 					return 0;
 				}),
 				RegisterCommandFn,
@@ -230,19 +242,48 @@ function slots(): Array<[number, unknown]> {
 						const handler = stringHandler(fn, free, ud);
 						if (!handler) return 1;
 						noteFree(r, handler.free);
-						r.providers.push({ id: readText(id), baseUrl: readText(baseUrl), apiStyle: readText(apiStyle), ...handler });
+						r.providers.push({
+							id: readText(id),
+							baseUrl: readText(baseUrl),
+							apiStyle: readText(apiStyle),
+							...handler,
+						});
 						return 0;
 					},
 				),
 				RegisterProviderFn,
 			),
 		],
-		[SLOT.registerMessageRenderer, cb(registrar("register_message_renderer", renderer((r) => r.messageRenderers)), RegisterRendererFn)],
+		[
+			SLOT.registerMessageRenderer,
+			cb(
+				registrar(
+					"register_message_renderer",
+					renderer((r) => r.messageRenderers),
+				),
+				RegisterRendererFn,
+			),
+		],
 		[
 			SLOT.registerMarkdownTransformer,
-			cb(registrar("register_markdown_transformer", renderer((r) => r.markdownTransformers)), RegisterRendererFn),
+			cb(
+				registrar(
+					"register_markdown_transformer",
+					renderer((r) => r.markdownTransformers),
+				),
+				RegisterRendererFn,
+			),
 		],
-		[SLOT.registerEntryRenderer, cb(registrar("register_entry_renderer", renderer((r) => r.entryRenderers)), RegisterRendererFn)],
+		[
+			SLOT.registerEntryRenderer,
+			cb(
+				registrar(
+					"register_entry_renderer",
+					renderer((r) => r.entryRenderers),
+				),
+				RegisterRendererFn,
+			),
+		],
 		[
 			SLOT.registerEventHandler,
 			cb(

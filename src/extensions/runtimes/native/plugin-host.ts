@@ -65,7 +65,13 @@ kit.runExtension(
 	{ id, capabilities, uiCapabilities },
 	(pi) => {
 		if (loadError) throw loadError;
-		wirePlugin(pi, loaded!, { id, capabilities, uiCapabilities, view, log: (line) => process.stderr.write(`[${id}] ${line}\n`) });
+		wirePlugin(pi, loaded!, {
+			id,
+			capabilities,
+			uiCapabilities,
+			view,
+			log: (line) => process.stderr.write(`[${id}] ${line}\n`),
+		});
 		// Live once the kit answers `load`: runtime requests before that would fail the whole load.
 		setImmediate(() => {
 			live = true;

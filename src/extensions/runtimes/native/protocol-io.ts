@@ -36,7 +36,7 @@ export class HostRequestError extends Error {
 	}
 }
 
-function valueOf(result: Result): unknown {
+function resultValue(result: Result): unknown {
 	if (result.status === "success") return result.value ?? null;
 	throw new HostRequestError(result.error?.code ?? "failed", result.error?.message ?? "request failed");
 }
@@ -102,7 +102,7 @@ export class ProtocolPort {
 		return new Promise((resolve, reject) => {
 			this.waiting.set(id, (result) => {
 				try {
-					resolve(valueOf(result));
+					resolve(resultValue(result));
 				} catch (error) {
 					reject(error);
 				}
@@ -149,7 +149,7 @@ export class ProtocolPort {
 			}
 			this.ingest(Buffer.from(buffer.subarray(0, read)));
 		}
-		return valueOf(answer);
+		return resultValue(answer);
 	}
 
 	/** Splits on LF; the host's own responses are taken here, everything else queued for the kit in order. */
@@ -179,7 +179,10 @@ export class ProtocolPort {
 	}
 
 	private takeOwn(line: Buffer): boolean {
-		if (line.length < OWN_RESPONSE.length || line.compare(OWN_RESPONSE, 0, OWN_RESPONSE.length, 0, OWN_RESPONSE.length) !== 0)
+		if (
+			line.length < OWN_RESPONSE.length ||
+			line.compare(OWN_RESPONSE, 0, OWN_RESPONSE.length, 0, OWN_RESPONSE.length) !== 0
+		)
 			return false;
 		const frame = JSON.parse(line.toString("utf8")) as { id: string; result: Result };
 		this.waiting.get(frame.id)?.(frame.result);

@@ -6,7 +6,7 @@
 import type { RawString } from "./abi.js";
 
 export type FreeFn = (s: RawString) => void;
-export type Ref = { ptr: Buffer | null; len: number };
+export type Ref = { ptr: string | null; len: number };
 /** `out` is filled in place by koffi (an `_Inout_ StbString *`): pass `{ptr: null, len: 0}`. */
 export type StringHandler = (input: Ref, out: RawString, userData: unknown) => number;
 
@@ -111,4 +111,3 @@ export function emptyRegistry(): PluginRegistry {
 		firstFree: undefined,
 	};
 }
-

@@ -6,7 +6,17 @@
  * a short backoff (at once, then 1, 2, 4 … up to 50 ms). The agent's abort becomes the plugin's `cancel`;
  * `destroy` runs exactly once whatever happened, after the waker (if any) is unregistered.
  */
-import { callback, HOST_FREE, hostString, koffi, malloc, type RawString, ref, StepTag, ToolPartialCb, ToolWakeCb } from "./abi.js";
+import {
+	callback,
+	HOST_FREE,
+	hostString,
+	koffi,
+	type RawString,
+	ref,
+	StepTag,
+	ToolPartialCb,
+	ToolWakeCb,
+} from "./abi.js";
 import { takeString } from "./loader.js";
 import type { NativeTool } from "./registry.js";
 
@@ -24,23 +34,28 @@ export interface ToolCallOptions {
 	callId: string;
 	params: unknown;
 	host: { cwd?: string; sessionId?: string };
-	signal: AbortSignal | undefined;
+	/** Asked for only once a step is pending: an immediate tool never pays for an AbortSignal. */
+	signal: () => AbortSignal | undefined;
 	onUpdate: (partial: ToolResultJson) => void;
 }
 
-/** In-flight calls by the address of their key (passed as the poll's user_data and the waker's data). */
-const calls = new Map<bigint, { tool: NativeTool; onUpdate: (p: ToolResultJson) => void; wake: () => void }>();
+/**
+ * In-flight calls by key: a small integer passed as the poll's user_data and the waker's data (an opaque
+ * pointer value the plugin hands back, never dereferenced), so a call allocates no native memory for it.
+ */
+let nextKey = 1;
+const calls = new Map<number, { tool: NativeTool; onUpdate: (p: ToolResultJson) => void; wake: () => void }>();
 let partialCb: unknown;
 let wakeCb: unknown;
 
 function callbacks(): { partial: unknown; wake: unknown } {
 	partialCb ??= callback((partial: RawString, userData: unknown) => {
-		const call = calls.get(koffi.address(userData));
+		const call = calls.get(Number(koffi.address(userData)));
 		// A partial is plugin memory: reclaimed with the tool's own deallocator, never the host's.
 		const text = takeString(partial, call?.tool.free);
 		if (call && text !== "") call.onUpdate(parseResult(text));
 	}, ToolPartialCb);
-	wakeCb ??= callback((data: unknown) => calls.get(koffi.address(data))?.wake(), ToolWakeCb);
+	wakeCb ??= callback((data: unknown) => calls.get(Number(koffi.address(data)))?.wake(), ToolWakeCb);
 	return { partial: partialCb, wake: wakeCb };
 }
 
@@ -83,8 +98,9 @@ export function paramsWithHost(params: unknown, host: ToolCallOptions["host"]): 
 
 export async function runTool(tool: NativeTool, options: ToolCallOptions): Promise<ToolResultJson> {
 	const { partial, wake } = callbacks();
-	const key = malloc(1);
-	const address = koffi.address(key);
+	const key = nextKey++;
+	if (nextKey > 0x7fff_ffff) nextKey = 1;
+	const address = key;
 	let woken = false;
 	let wakeWaiter: (() => void) | undefined;
 	calls.set(address, {
@@ -98,40 +114,48 @@ export async function runTool(tool: NativeTool, options: ToolCallOptions): Promi
 	const handle = tool.execute(ref(options.callId), hostString(paramsWithHost(options.params, options.host)), HOST_FREE);
 	if (handle === null || koffi.address(handle) === 0n) {
 		calls.delete(address);
-		koffi.free(key);
 		throw new Error(`plugin execute returned null handle for '${tool.name}'`);
 	}
 	if (tool.setWaker) tool.setWaker(handle, wake, key);
-	const abort = new Promise<"aborted">((resolve) => {
-		if (options.signal?.aborted) resolve("aborted");
-		options.signal?.addEventListener("abort", () => resolve("aborted"), { once: true });
-	});
+	let signal: AbortSignal | undefined;
+	let abort: Promise<"aborted"> | undefined;
 	try {
 		for (let attempt = 0; ; attempt++) {
-			if (options.signal?.aborted) {
+			if (signal?.aborted) {
 				tool.cancel(handle);
 				throw new Error("plugin tool cancelled");
 			}
 			woken = false;
 			const step = tool.poll(handle, partial, key);
 			if (step.tag === StepTag.Done) return parseResult(takeString(step.payload, tool.free));
-			if (step.tag === StepTag.Err) throw new Error(takeString(step.payload, tool.free) || `plugin tool '${tool.name}' failed`);
-			if (step.tag !== StepTag.Pending) throw new Error(`plugin tool '${tool.name}' returned unknown step tag ${step.tag}`);
+			if (step.tag === StepTag.Err)
+				throw new Error(takeString(step.payload, tool.free) || `plugin tool '${tool.name}' failed`);
+			if (step.tag !== StepTag.Pending)
+				throw new Error(`plugin tool '${tool.name}' returned unknown step tag ${step.tag}`);
 			const progress = takeString(step.payload, tool.free);
 			if (progress !== "") options.onUpdate(parseResult(progress));
+			if (!abort) {
+				signal = options.signal();
+				abort = new Promise<"aborted">((resolve) => {
+					if (signal?.aborted) resolve("aborted");
+					signal?.addEventListener("abort", () => resolve("aborted"), { once: true });
+				});
+			}
 			if (tool.setWaker) {
 				if (woken) continue;
 				await Promise.race([new Promise<void>((resolve) => (wakeWaiter = resolve)), abort]);
 				wakeWaiter = undefined;
 			} else {
-				const delay = attempt === 0 ? 0 : Math.min(MAX_BACKOFF_MS, 2 ** (attempt - 1));
-				await Promise.race([new Promise((resolve) => setTimeout(resolve, delay)), abort]);
+				// Again at once (a partial-then-result tool finishes in one turn, its frames in one write),
+				// then after 1, 2, 4 … ≤ 50 ms.
+				if (attempt === 0) continue;
+				const wait = new Promise((resolve) => setTimeout(resolve, Math.min(MAX_BACKOFF_MS, 2 ** (attempt - 1))));
+				await Promise.race([wait, abort]);
 			}
 		}
 	} finally {
 		if (tool.setWaker) tool.setWaker(handle, null, null);
 		tool.destroy(handle);
 		calls.delete(address);
-		koffi.free(key);
 	}
 }

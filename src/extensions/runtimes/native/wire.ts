@@ -59,8 +59,11 @@ function requireCapability(options: WireOptions, capability: string, what: strin
 export function wirePlugin(pi: Kit.ExtensionAPI, plugin: LoadedPlugin, options: WireOptions): void {
 	const { registry } = plugin;
 	const { view, log } = options;
+	// The latest invocation's context; its snapshot is built only when a runtime action asks for it.
+	let latest: Kit.ExtensionContext | undefined;
+	Object.defineProperty(view, "snapshot", { get: () => (latest ? snapshotOf(latest) : undefined), configurable: true });
 	const seen = (ctx: Kit.ExtensionContext) => {
-		view.snapshot = snapshotOf(ctx);
+		latest = ctx;
 		view.mode = ctx.mode;
 		return ctx;
 	};
@@ -73,15 +76,20 @@ export function wirePlugin(pi: Kit.ExtensionAPI, plugin: LoadedPlugin, options: 
 			name: tool.name,
 			description: tool.description || tool.name,
 			parameters: tool.parameters,
-			execute: (callId, params, signal, onUpdate, ctx) => {
+			// Declared with two parameters so the kit makes no AbortSignal per call: the signal is read from ctx
+			// only when a step is pending (an immediate tool never needs one).
+			execute: (
+				callId: string,
+				params: unknown,
+				...rest: [unknown, (p: Kit.AgentToolResult) => void, Kit.ExtensionContext]
+			) => {
+				const [, onUpdate, ctx] = rest;
 				seen(ctx);
-				// A breadcrumb: if the plugin takes the process down, pier's crash message ends with this line.
-				log(`tool ${tool.name} (call ${callId}): execute`);
 				const result = runTool(tool, {
 					callId,
 					params,
 					host: { cwd: ctx.cwd, ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}) },
-					signal,
+					signal: () => ctx.signal,
 					onUpdate: (partial) => onUpdate(partial as Kit.AgentToolResult),
 				});
 				return result as Promise<Kit.AgentToolResult>;
@@ -93,7 +101,6 @@ export function wirePlugin(pi: Kit.ExtensionAPI, plugin: LoadedPlugin, options: 
 		pi.registerCommand(command.name, {
 			description: command.description,
 			handler: (args, ctx) => {
-				log(`command /${command.name}: run`);
 				return runCommand(command, args, registry, {
 					select: (title, items) => seen(ctx).ui.select(title, items),
 					editor: (title, prefill) => ctx.ui.editor(title, prefill),
@@ -124,12 +131,15 @@ export function wirePlugin(pi: Kit.ExtensionAPI, plugin: LoadedPlugin, options: 
 	const platforms = registry.declaration.platforms;
 	const here = PLATFORM[process.platform] ?? process.platform;
 	if (platforms.length > 0 && !platforms.includes("all") && !platforms.includes(here)) {
-		log(`PlatformSkip: the plugin declares platforms [${platforms.join(", ")}], this is ${here}: its event handlers are skipped`);
+		log(
+			`PlatformSkip: the plugin declares platforms [${platforms.join(", ")}], this is ${here}: its event handlers are skipped`,
+		);
 		return;
 	}
 	const hooks = new Set(hooksOf(registry.events));
 	if (registry.discover.length > 0) hooks.add("resources_discover");
-	const transform = registry.beforeAgentStart.length > 0 ? new SystemPromptTransform(registry.beforeAgentStart, log) : undefined;
+	const transform =
+		registry.beforeAgentStart.length > 0 ? new SystemPromptTransform(registry.beforeAgentStart, log) : undefined;
 	if (transform) hooks.add("before_agent_start");
 	if (hooks.size > 0) requireCapability(options, "event_hooks", `handlers for ${[...hooks].join(", ")}`);
 	for (const hook of hooks) {
