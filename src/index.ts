@@ -4,6 +4,7 @@
  * and extension factories of the embedder's own.
  */
 import type { AgentSession, ExtensionUIContext } from "@earendil-works/pi-coding-agent";
+import { commandContextActions } from "./agent/command-actions.js";
 import { createPierRuntime, type PierRuntime, type PierSessionOptions } from "./agent/session-factory.js";
 
 export { DEMO_MODEL_REF, decideDemoReply } from "./agent/demo-model.js";
@@ -44,6 +45,8 @@ export async function createPierSession(options: EmbedOptions = {}): Promise<Pie
 	const bind = async () => {
 		await runtime.session.bindExtensions({
 			...(options.uiContext ? { uiContext: options.uiContext } : {}),
+			// A command's ctx.newSession() & co. replace this runtime's session, as in pi's own modes.
+			commandContextActions: commandContextActions(runtime),
 			onError,
 		});
 	};

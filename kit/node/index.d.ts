@@ -4,7 +4,8 @@
  * Names follow pi's ExtensionAPI (`@earendil-works/pi-coding-agent`); the
  * differences come from running in another process: everything that talks to
  * the session returns a Promise of the host's answer, and only what protocol v1
- * carries is here (no TUI components, renderers or providers).
+ * carries is here (no TUI components or renderers; providers answer with a
+ * whole assistant message).
  */
 
 export declare const PROTOCOL_VERSION: 1;
@@ -282,6 +283,17 @@ export interface SessionActions {
 	setThinkingLevel(
 		level: ThinkingLevel,
 	): Promise<{ requested: ThinkingLevel; effective: ThinkingLevel; clamped: boolean; message: string }>;
+	/** pier addition: the session's current system prompt (the snapshot's `getSystemPrompt()` may be older). */
+	fetchSystemPrompt(): Promise<string>;
+	/** pier addition: the session's current thinking level. */
+	fetchThinkingLevel(): Promise<ThinkingLevel>;
+	/** pier addition: pi's session entries from the root to the current leaf (`type`, `id`, `parentId`, …). */
+	getSessionBranch(): Promise<Array<{ type: string; id: string; [key: string]: unknown }>>;
+}
+
+/** Session replacement answers: `cancelled` when a `session_before_*` hook vetoed it. */
+export interface ReplacementResult {
+	cancelled: boolean;
 }
 
 // ── handler context ──────────────────────────────────────────────────────────
@@ -316,6 +328,14 @@ export interface ExtensionContext extends SessionActions {
 	}): Promise<CompactionResult>;
 	reload(): Promise<{ generation: number; diagnostics: Array<{ level: string; message: string; path?: string }> }>;
 	waitForIdle(): Promise<void>;
+	// pier additions; pi allows them only in command handlers, and the host refuses them elsewhere.
+	newSession(options?: { parentSession?: string }): Promise<ReplacementResult>;
+	fork(entryId: string, options?: { position?: "before" | "at" }): Promise<ReplacementResult>;
+	navigateTree(
+		targetId: string,
+		options?: { summarize?: boolean; customInstructions?: string; replaceInstructions?: boolean; label?: string },
+	): Promise<ReplacementResult>;
+	switchSession(sessionPath: string): Promise<ReplacementResult>;
 }
 
 // ── registrations ────────────────────────────────────────────────────────────
@@ -363,6 +383,63 @@ export interface FlagOptions {
 	type: "boolean" | "string";
 	default?: boolean | string;
 	description?: string;
+}
+
+/** pier addition: a model a provider offers (defaults: name = id, text input, 128k context, 4k output, zero cost). */
+export interface ProviderModel {
+	id: string;
+	name?: string;
+	reasoning?: boolean;
+	input?: ("text" | "image")[];
+	contextWindow?: number;
+	maxTokens?: number;
+	cost?: { input: number; output: number; cacheRead: number; cacheWrite: number };
+}
+
+/** What a provider's `complete` is asked: one model turn. */
+export interface ProviderRequest {
+	providerId: string;
+	/** The model asked for, as extensions see models (no headers, no key). */
+	model: Model | null;
+	/** pi-ai messages (user, assistant, toolResult). */
+	messages: unknown[];
+	systemPrompt?: string;
+	/** The active tools: `{name, description, parameters}`. */
+	tools: Array<{ name: string; description: string; parameters: JsonSchema }>;
+	/** `{temperature?, maxTokens?, reasoning?}` */
+	options: Record<string, unknown> | null;
+	sessionId?: string;
+	/** Streams text before the answer: `{type:"text_delta", delta}` or `{type:"thinking_delta", delta}`. */
+	emit(event: { type: "text_delta" | "thinking_delta"; delta: string }): void;
+}
+
+/** pi-ai's AssistantMessage, which `complete` returns; `api`, `provider`, `model`, `usage`, `timestamp` default. */
+export interface AssistantMessage {
+	role: "assistant";
+	content: Array<
+		| { type: "text"; text: string }
+		| { type: "thinking"; thinking: string }
+		| { type: "toolCall"; id: string; name: string; arguments: Record<string, unknown> }
+	>;
+	stopReason: "stop" | "length" | "toolUse" | "error" | "aborted";
+	api?: string;
+	provider?: string;
+	model?: string;
+	usage?: Record<string, unknown>;
+	errorMessage?: string;
+	timestamp?: number;
+}
+
+/** pier addition: `pi.registerProvider(id, config)` (needs the `provider` capability). */
+export interface ProviderConfig {
+	/** The API style it speaks (informational; pier gives each provider its own stream). Defaults to the id. */
+	api?: string;
+	label?: string;
+	baseUrl?: string;
+	/** Without models the provider offers `default` and any model id `--model <id>/<model>` asks for. */
+	models?: Array<ProviderModel | string>;
+	capabilities?: string[];
+	complete(request: ProviderRequest, ctx: ExtensionContext): AssistantMessage | Promise<AssistantMessage>;
 }
 
 /** pi's event bus between this extension's own handlers. */
@@ -505,6 +582,20 @@ export interface ExtensionAPI extends SessionActions {
 	registerCommand(name: string, options: CommandOptions): void;
 	registerShortcut(key: string, options: ShortcutOptions): void;
 	registerFlag(name: string, options: FlagOptions): void;
+	registerProvider(id: string, config: ProviderConfig): void;
+	/**
+	 * pier addition: sends a protocol v1 runtime request as is (docs/protocol-v1.md §4.7: `{kind:"ui", ui:{request,
+	 * timeoutMs?}}` or `{kind:"action", action}`) and resolves with the host's success value; a failure rejects with
+	 * an ExtensionRequestError. `signal` cancels it at the host. For runtimes built on the kit.
+	 */
+	runtimeRequest(
+		request:
+			| { kind: "ui"; ui: { request: Record<string, unknown>; timeoutMs?: number } }
+			| { kind: "action"; action: Record<string, unknown> },
+		options?: { signal?: AbortSignal },
+	): Promise<unknown>;
+	/** pier addition: the current invocation's context snapshot, else the latest seen (docs/protocol-v1.md §6). */
+	contextSnapshot(): Record<string, unknown> | undefined;
 	/** The value in the current invocation's snapshot `flagValues`, else the registered default. */
 	getFlag(name: string): boolean | string | undefined;
 	/** From the current (or latest) context snapshot. */

@@ -239,6 +239,7 @@ class Runtime {
 		this.shortcuts = new Map();
 		this.flags = new Map();
 		this.hooks = new Map();
+		this.providers = new Map();
 		/** Host request id → running invocation. */
 		this.invocations = new Map();
 		/** Our request id → awaiting caller. */
@@ -470,6 +471,8 @@ class Runtime {
 				return this.registered(this.shortcuts, "shortcut", invocation.key).handler(ctx);
 			case "event":
 				return this.runHooks(invocation.event.name, invocation.event.data ?? null, ctx);
+			case "provider":
+				return this.complete(invocation, ctx, state);
 			default:
 				throw new InvocationFailure(
 					"unsupported_request",
@@ -482,6 +485,31 @@ class Runtime {
 		const entry = map.get(name);
 		if (!entry) throw new InvocationFailure("not_registered", `no ${kind} "${name}" is registered`);
 		return entry;
+	}
+
+	/**
+	 * pier addition: a model of a registered provider answers. The handler returns the whole assistant message
+	 * (pi-ai's AssistantMessage); it may stream text before that with `request.emit({type:"text_delta",delta})`.
+	 */
+	async complete(invocation, ctx, state) {
+		const provider = this.registered(this.providers, "provider", invocation.providerId);
+		const request = {
+			providerId: invocation.providerId,
+			model: invocation.model ?? null,
+			messages: invocation.messages ?? [],
+			systemPrompt: invocation.systemPrompt,
+			tools: invocation.tools ?? [],
+			options: invocation.options ?? null,
+			sessionId: invocation.sessionId,
+			emit: (event) => this.update(state, event),
+		};
+		const message = await provider.complete(request, ctx);
+		if (message === null || typeof message !== "object" || Array.isArray(message)) {
+			throw new Error(
+				`provider "${invocation.providerId}": complete() must return an assistant message object, got ${message === null ? "null" : typeof message}`,
+			);
+		}
+		return message;
 	}
 
 	/** A progress value for a tool; dropped once the invocation has been answered. */
@@ -583,8 +611,14 @@ class Runtime {
 			registerCommand: (name, options) => this.registerCommand(name, options),
 			registerShortcut: (key, options) => this.registerShortcut(key, options),
 			registerFlag: (name, options) => this.registerFlag(name, options),
+			registerProvider: (id, config) => this.registerProvider(id, config),
 			on: (event, handler) => this.on(event, handler),
 			getFlag: (name) => this.getFlag(name),
+			// pier additions for runtimes built on the kit (the native plugin host): a protocol v1 runtime request
+			// as is, and the context snapshot pi.* calls read.
+			runtimeRequest: (request, options = {}) =>
+				this.request(request, options.signal ? { signal: options.signal } : {}),
+			contextSnapshot: () => this.snapshot(),
 			getSessionName: () => this.snapshot()?.sessionName,
 			getThinkingLevel: () => this.snapshot()?.thinkingLevel,
 			// pi.* calls find their invocation through AsyncLocalStorage, so a cancel reaches them too.
@@ -630,6 +664,10 @@ class Runtime {
 			getCommands: () => act({ kind: "get_commands" }),
 			setModel: (model) => act({ kind: "set_model", model }),
 			setThinkingLevel: (level) => act({ kind: "set_thinking_level", level }),
+			// pier additions: the live values (the snapshot's may be older) and the session's branch.
+			fetchSystemPrompt: () => act({ kind: "get_system_prompt" }),
+			fetchThinkingLevel: () => act({ kind: "get_thinking_level" }),
+			getSessionBranch: () => act({ kind: "get_session_branch" }),
 		};
 	}
 
@@ -772,6 +810,27 @@ class Runtime {
 		this.flags.set(name, flag);
 	}
 
+	/**
+	 * pier addition: a model provider in pi's model registry (`--model <id>/<model>`, the chamber's picker).
+	 * `config.complete(request, ctx)` answers each turn with a full assistant message. Without `models` the
+	 * provider offers one model, `default`, and whichever model id `--model <id>/…` asks for.
+	 */
+	registerProvider(id, config) {
+		if (typeof config?.complete !== "function") throw new TypeError("registerProvider: complete must be a function");
+		if (this.providers.has(id)) throw new Error(`registerProvider: duplicate provider "${id}"`);
+		const models = config.models?.map((m) => (typeof m === "string" ? { id: m } : m));
+		const provider = {
+			id,
+			api: config.api ?? id,
+			...(config.label !== undefined ? { label: config.label } : {}),
+			...(config.baseUrl !== undefined ? { baseUrl: config.baseUrl } : {}),
+			...(config.capabilities !== undefined ? { capabilities: config.capabilities } : {}),
+			...(models !== undefined ? { models: JSON.parse(JSON.stringify(models)) } : {}),
+		};
+		this.register("registerProvider", "provider", { kind: "provider", provider });
+		this.providers.set(id, config);
+	}
+
 	/** Every handler runs; the host hears of the event name once. */
 	on(event, handler) {
 		if (typeof handler !== "function") throw new TypeError("on: handler must be a function");
@@ -873,6 +932,9 @@ function logBusError(channel, error) {
 }
 
 const SESSION_ACTIONS = [
+	"fetchSystemPrompt",
+	"fetchThinkingLevel",
+	"getSessionBranch",
 	"sendMessage",
 	"sendUserMessage",
 	"appendEntry",
@@ -965,6 +1027,30 @@ class InvocationContext {
 		return this.#act({ kind: "wait_for_idle" }, () => undefined);
 	}
 
+	// Session replacement: pi allows it in command handlers only, and the host refuses it elsewhere.
+	newSession(options = {}) {
+		const { parentSession } = options;
+		return this.#act({ kind: "new_session", ...(parentSession !== undefined ? { parentSession } : {}) });
+	}
+
+	fork(entryId, options = {}) {
+		return this.#act({
+			kind: "fork",
+			entryId,
+			...(options.position !== undefined ? { position: options.position } : {}),
+		});
+	}
+
+	navigateTree(targetId, options = {}) {
+		const known = ["summarize", "customInstructions", "replaceInstructions", "label"];
+		const picked = Object.fromEntries(known.filter((k) => options[k] !== undefined).map((k) => [k, options[k]]));
+		return this.#act({ kind: "navigate_tree", targetId, ...picked });
+	}
+
+	switchSession(sessionPath) {
+		return this.#act({ kind: "switch_session", sessionPath });
+	}
+
 	compact(options = {}) {
 		const { customInstructions, onComplete, onError } = options;
 		const result = this.#act({ kind: "compact", ...(customInstructions !== undefined ? { customInstructions } : {}) });
@@ -999,6 +1085,10 @@ for (const name of [
 	"reload",
 	"waitForIdle",
 	"compact",
+	"newSession",
+	"fork",
+	"navigateTree",
+	"switchSession",
 ]) {
 	const method = Object.getOwnPropertyDescriptor(InvocationContext.prototype, name).value;
 	Object.defineProperty(InvocationContext.prototype, name, {

@@ -161,6 +161,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 				return trust.trusted;
 			},
 			grants: grantLookup(agentDir),
+			...(requested ? { requestedModel: requested } : {}),
 		}),
 	];
 
@@ -261,11 +262,19 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 		return { ...created, services, diagnostics };
 	};
 
-	const runtime = await createAgentSessionRuntime(createRuntime, {
-		cwd,
-		agentDir,
-		sessionManager: sessionManagerFor(options.session ?? { kind: "new" }, cwd, sessionDir),
-	});
+	let runtime: AgentSessionRuntime;
+	try {
+		runtime = await createAgentSessionRuntime(createRuntime, {
+			cwd,
+			agentDir,
+			sessionManager: sessionManagerFor(options.session ?? { kind: "new" }, cwd, sessionDir),
+		});
+	} catch (error) {
+		// No session to dispose: the extensions already started (processes, workers) must end here, or they
+		// keep pier alive after its error (an unknown --model).
+		await extensionHost.shutdown("session not created");
+		throw error;
+	}
 	return {
 		runtime,
 		diagnostics: [...runtime.diagnostics],

@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import type { AgentSessionEvent, SessionEntry, SessionManager } from "@earendil-works/pi-coding-agent";
 import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
+import { commandContextActions } from "../agent/command-actions.js";
 import { createPierRuntime, modelRefOf, type PierRuntime, type SessionTarget } from "../agent/session-factory.js";
 import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
 import { depthMessage, valueTooDeep } from "../extensions/protocol/depth.js";
@@ -142,22 +143,7 @@ export class LiveSession {
 		const runtime = this.pier.runtime;
 		await session.bindExtensions({
 			uiContext: this.ui.context(),
-			commandContextActions: {
-				waitForIdle: () => session.agent.waitForIdle(),
-				navigateTree: async (targetId, options) => {
-					const result = await session.navigateTree(targetId, {
-						...(options?.summarize !== undefined ? { summarize: options.summarize } : {}),
-						...(options?.customInstructions ? { customInstructions: options.customInstructions } : {}),
-						...(options?.replaceInstructions !== undefined ? { replaceInstructions: options.replaceInstructions } : {}),
-						...(options?.label ? { label: options.label } : {}),
-					});
-					return { cancelled: result.cancelled };
-				},
-				reload: () => session.reload().then(() => this.piMetrics.reloaded()),
-				newSession: (options) => runtime.newSession(options),
-				fork: async (entryId, options) => ({ cancelled: (await runtime.fork(entryId, options)).cancelled }),
-				switchSession: (path, options) => runtime.switchSession(path, options),
-			},
+			commandContextActions: commandContextActions(runtime, () => this.piMetrics.reloaded()),
 			shutdownHandler: () => this.options.onShutdown?.(this),
 			onError: (e) => {
 				this.piMetrics.onError(e);
@@ -482,6 +468,11 @@ export class LiveSession {
 		});
 		if (problem) throw new SessionError(403, "app_command_refused", problem);
 		await this.prompt(args ? `/${name} ${args}` : `/${name}`);
+	}
+
+	/** Every model this session can switch to (what `setModel` finds): its registry, extension providers included. */
+	availableModels() {
+		return this.session.modelRegistry.getAvailable();
 	}
 
 	async setModel(ref: string): Promise<void> {

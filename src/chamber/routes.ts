@@ -160,9 +160,12 @@ export function piRoutes(chamber: Chamber): Hono {
 		return outcome.ok ? c.json({ ok: true }) : jsonError(c, outcome.status, outcome.code, outcome.message);
 	});
 
-	app.get("/models", (c) => {
-		// Read fresh each time: models.json and auth.json may change while the daemon runs.
-		const models: ModelView[] = availableModels().map((m) => ({
+	app.get("/models", async (c) => {
+		// A running session's own registry also holds what its extensions provide (bridge/providers.ts); a
+		// GET never starts one. Otherwise read fresh each time: models.json and auth.json may change.
+		const id = c.req.query("session");
+		const live = id ? await chamber.running(id).catch(() => undefined) : undefined;
+		const models: ModelView[] = (live ? live.availableModels() : availableModels()).map((m) => ({
 			ref: `${m.provider}/${m.id}`,
 			name: m.name ?? m.id,
 			provider: m.provider,

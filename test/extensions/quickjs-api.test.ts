@@ -169,6 +169,19 @@ describe("QuickJS guest API against the host", () => {
 			"abort",
 			"compact",
 			"wait_for_idle",
+			"get_system_prompt",
+			"get_thinking_level",
+			"get_session_branch",
+			"new_session",
+			"fork",
+			"navigate_tree",
+			"switch_session",
+		]);
+		assert.deepEqual(seen.slice(-4), [
+			{ kind: "new_session", parentSession: "/p.jsonl" },
+			{ kind: "fork", entryId: "e1", position: "at" },
+			{ kind: "navigate_tree", targetId: "e2", summarize: true, label: "l" },
+			{ kind: "switch_session", sessionPath: "/s.jsonl" },
 		]);
 		assert.deepEqual(seen[6], { type: "widget", key: "w", lines: ["l1"], placement: "below_editor" });
 		assert.deepEqual(seen[14], {

@@ -155,7 +155,9 @@ export const api = {
 	answerDialog: (id: string, requestId: string, answer: DialogAnswer) =>
 		request<{ ok: true }>("POST", `${session(id)}/dialogs/${enc(requestId)}`, answer),
 
-	models: () => request<{ models: ModelView[] }>("GET", "/api/pi/models"),
+	/** With a session: also the models its extensions provide (pi's registry of that running session). */
+	models: (sessionId?: string) =>
+		request<{ models: ModelView[] }>("GET", `/api/pi/models${sessionId ? `?session=${enc(sessionId)}` : ""}`),
 	/** The project's trust as the daemon sees it (an empty cwd: the daemon's own directory). */
 	projectTrust: (cwd: string) => request<TrustView>("GET", `/api/pi/projects/trust?cwd=${enc(cwd || ".")}`),
 	grants: <T>() => request<T>("GET", "/api/pi/grants"),

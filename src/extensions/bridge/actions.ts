@@ -42,7 +42,8 @@ export async function performAction(
 			return null;
 		case "append_entry":
 			pi.appendEntry(action.customType, action.data);
-			return null;
+			// pi appends synchronously and the new entry becomes the leaf: its id is rpi's answer.
+			return ctx.sessionManager.getLeafId();
 		case "set_session_name":
 			pi.setSessionName(action.name);
 			return null;
@@ -82,13 +83,52 @@ export async function performAction(
 			ctx.compact(action.customInstructions ? { customInstructions: action.customInstructions } : {});
 			return null;
 		case "reload":
-			if (!isCommandContext(ctx)) throw new Error("reload is available only while a command runs");
-			await ctx.reload();
+			await commandContext(ctx, "reload").reload();
 			return null;
 		case "wait_for_idle":
 			await waitForIdle(ctx, signal);
 			return null;
 		case "get_flag":
 			return pi.getFlag(action.name) ?? null;
+		case "get_thinking_level":
+			return pi.getThinkingLevel();
+		case "get_system_prompt":
+			return ctx.getSystemPrompt();
+		case "get_session_branch":
+			return ctx.sessionManager.getBranch();
+		case "new_session":
+			return {
+				cancelled: (
+					await commandContext(ctx, action.kind).newSession(
+						action.parentSession !== undefined ? { parentSession: action.parentSession } : {},
+					)
+				).cancelled,
+			};
+		case "fork":
+			return {
+				cancelled: (
+					await commandContext(ctx, action.kind).fork(
+						action.entryId,
+						action.position ? { position: action.position } : {},
+					)
+				).cancelled,
+			};
+		case "navigate_tree": {
+			const { kind: _kind, targetId, ...options } = action;
+			return { cancelled: (await commandContext(ctx, action.kind).navigateTree(targetId, options)).cancelled };
+		}
+		case "switch_session":
+			return { cancelled: (await commandContext(ctx, action.kind).switchSession(action.sessionPath)).cancelled };
 	}
+}
+
+/**
+ * pi offers session replacement (new, fork, tree navigation, switch) only to command handlers: outside one the
+ * request is refused with the reason, never attempted on a context that cannot do it.
+ */
+function commandContext(ctx: ExtensionContext, what: string): ExtensionCommandContext {
+	if (!isCommandContext(ctx)) {
+		throw new Error(`${what} is available only while a command runs (pi offers it to command handlers alone)`);
+	}
+	return ctx;
 }

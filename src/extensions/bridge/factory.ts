@@ -14,6 +14,7 @@ import { performAction } from "./actions.js";
 import { contextSnapshot, modelForExtensions } from "./context.js";
 import { type Denial, type GrantLookup, gateFor, isSandboxed, type ToolOwnerLookup } from "./grant-gate.js";
 import { toPiHookResult } from "./hook-results.js";
+import { registerProviders } from "./providers.js";
 import { toToolResult } from "./tool-results.js";
 import { answerUi } from "./ui.js";
 
@@ -21,6 +22,8 @@ export interface BridgeOptions {
 	projectTrusted: boolean;
 	/** The user's grants, looked up when an answer needs one; without it nothing is granted. */
 	grants?: GrantLookup;
+	/** `--model provider/id`: a protocol provider without a model list offers the id asked for. */
+	requestedModel?: { provider: string; id: string };
 }
 
 const NOTHING_GRANTED: GrantLookup = (instance) => ({ grants: new Set(), target: instance.id });
@@ -130,6 +133,17 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 				},
 			});
 		}
+
+		registerProviders(pi, host, {
+			...(options.requestedModel ? { requestedModel: options.requestedModel } : {}),
+			snapshot: () => {
+				try {
+					return live ? contextSnapshot(pi, live, options.projectTrusted, flagNames) : undefined;
+				} catch {
+					return undefined; // a replaced session's context refuses use: the turn goes on without one
+				}
+			},
+		});
 
 		for (const [name, { descriptor }] of host.registry.flags) {
 			pi.registerFlag(name, {

@@ -127,6 +127,17 @@ export class RegistrationBuilder {
 				check(identifierProblem(p.api), "provider api");
 				if (p.label !== undefined) check(textProblem(p.label, 256), "provider label");
 				for (const c of p.capabilities ?? []) check(identifierProblem(c), "provider capability");
+				if (p.baseUrl !== undefined) check(textProblem(p.baseUrl, 2048), `provider "${p.id}" baseUrl`);
+				const modelIds = new Set<string>();
+				for (const model of p.models ?? []) {
+					// Model ids are free text upstream ("llama3.1:8b", "org/model"): only what pi's `provider/id` needs.
+					check(textProblem(model.id, 128), `provider "${p.id}" model id`);
+					if (/\s/.test(model.id))
+						throw new RegistrationError(`provider "${p.id}" model id "${model.id}" contains whitespace`);
+					if (modelIds.has(model.id)) throw new RegistrationError(`provider "${p.id}" lists model "${model.id}" twice`);
+					modelIds.add(model.id);
+					if (model.name !== undefined) check(textProblem(model.name, 256), `provider "${p.id}" model name`);
+				}
 				this.unique("provider", p.id);
 				r.providers.push(p);
 				return;

@@ -56,6 +56,31 @@ export const ToolDescriptor = closed({
 	executionMode: Opt(Type.Union([Type.Literal("default"), Type.Literal("sequential"), Type.Literal("parallel")])),
 	promptGuidelines: Opt(Type.Array(Type.String())),
 });
+/**
+ * pier addition: a model a `provider` registration offers (pi's ProviderModelConfig, the fields an extension may
+ * set). Omitted fields get the defaults in bridge/providers.ts.
+ */
+export const MAX_PROVIDER_MODELS = 64;
+export const ProviderModel = closed({
+	id: Type.String(),
+	name: Opt(Type.String()),
+	reasoning: Opt(Type.Boolean()),
+	input: Opt(Type.Array(Type.Union([Type.Literal("text"), Type.Literal("image")]))),
+	contextWindow: Opt(Type.Integer({ minimum: 1 })),
+	maxTokens: Opt(Type.Integer({ minimum: 1 })),
+	cost: Opt(
+		closed({ input: Type.Number(), output: Type.Number(), cacheRead: Type.Number(), cacheWrite: Type.Number() }),
+	),
+});
+export interface ProviderModel {
+	id: string;
+	name?: string;
+	reasoning?: boolean;
+	input?: ("text" | "image")[];
+	contextWindow?: number;
+	maxTokens?: number;
+	cost?: { input: number; output: number; cacheRead: number; cacheWrite: number };
+}
 export const OverlayInputDeclaration = closed({ placeholder: Opt(Type.String()), multiline: Opt(Type.Boolean()) });
 
 export const Registration = Type.Union([
@@ -79,6 +104,8 @@ export const Registration = Type.Union([
 			label: Opt(Type.String()),
 			api: Type.String(),
 			capabilities: Opt(Type.Array(Type.String())),
+			baseUrl: Opt(Type.String()),
+			models: Opt(Type.Array(ProviderModel, { maxItems: MAX_PROVIDER_MODELS })),
 		}),
 	}),
 	tagged("kind", "shortcut", { shortcut: closed({ key: Type.String(), description: Opt(Type.String()) }) }),
@@ -108,7 +135,19 @@ export type Registration =
 			kind: "provider_metadata";
 			provider: { id: string; name?: string; baseUrl?: string; api?: string; models?: unknown[]; metadata?: unknown };
 	  }
-	| { kind: "provider"; provider: { id: string; label?: string; api: string; capabilities?: string[] } }
+	| {
+			kind: "provider";
+			provider: {
+				id: string;
+				label?: string;
+				api: string;
+				capabilities?: string[];
+				/** pier addition: shown as the models' base URL. */
+				baseUrl?: string;
+				/** pier addition: the models pi's registry offers under this provider (bridge/providers.ts). */
+				models?: ProviderModel[];
+			};
+	  }
 	| { kind: "shortcut"; shortcut: { key: string; description?: string } }
 	| { kind: "flag"; flag: { name: string; description?: string; type: "boolean" | "string"; default?: unknown } }
 	| {
@@ -129,6 +168,9 @@ export const Invocation = Type.Union([
 		sessionId: Opt(Type.String()),
 		messages: Opt(Type.Array(Json)),
 		options: Opt(Json),
+		model: Opt(Json),
+		systemPrompt: Opt(Type.String()),
+		tools: Opt(Type.Array(Json)),
 	}),
 	tagged("kind", "render_message", {
 		request: closed({ messageType: Type.String(), message: Json, expanded: Opt(Type.Boolean()) }),
@@ -147,7 +189,18 @@ export type Invocation =
 	| { kind: "command"; name: string; arguments: string }
 	| { kind: "tool"; name: string; callId: string; arguments: unknown }
 	| { kind: "event"; event: { name: string; data?: unknown } }
-	| { kind: "provider"; providerId: string; sessionId?: string; messages?: unknown[]; options?: unknown }
+	| {
+			kind: "provider";
+			providerId: string;
+			sessionId?: string;
+			messages?: unknown[];
+			options?: unknown;
+			/** pier addition: the model asked for (as extensions see models, bridge/context.ts). */
+			model?: unknown;
+			/** pier addition: the context's system prompt and tools (name, description, parameters). */
+			systemPrompt?: string;
+			tools?: unknown[];
+	  }
 	| { kind: "render_message"; request: { messageType: string; message: unknown; expanded?: boolean } }
 	| { kind: "shortcut"; key: string }
 	| { kind: "overlay_render"; id: string }
@@ -340,6 +393,23 @@ export const RuntimeAction = Type.Union([
 	tagged("kind", "reload", {}),
 	tagged("kind", "wait_for_idle", {}),
 	tagged("kind", "get_flag", { name: Type.String() }),
+	// pier additions (native runtime actions 7, 10, 11–14, 20; any runtime may use them)
+	tagged("kind", "get_thinking_level", {}),
+	tagged("kind", "get_system_prompt", {}),
+	tagged("kind", "get_session_branch", {}),
+	tagged("kind", "new_session", { parentSession: Opt(Type.String()) }),
+	tagged("kind", "fork", {
+		entryId: Type.String(),
+		position: Opt(Type.Union([Type.Literal("before"), Type.Literal("at")])),
+	}),
+	tagged("kind", "navigate_tree", {
+		targetId: Type.String(),
+		summarize: Opt(Type.Boolean()),
+		customInstructions: Opt(Type.String()),
+		replaceInstructions: Opt(Type.Boolean()),
+		label: Opt(Type.String()),
+	}),
+	tagged("kind", "switch_session", { sessionPath: Type.String() }),
 ]);
 export type Delivery = "steer" | "followUp" | "nextTurn";
 export type MessageContent = string | unknown[];
@@ -365,7 +435,21 @@ export type RuntimeAction =
 	| { kind: "compact"; customInstructions?: string }
 	| { kind: "reload" }
 	| { kind: "wait_for_idle" }
-	| { kind: "get_flag"; name: string };
+	| { kind: "get_flag"; name: string }
+	| { kind: "get_thinking_level" }
+	| { kind: "get_system_prompt" }
+	| { kind: "get_session_branch" }
+	| { kind: "new_session"; parentSession?: string }
+	| { kind: "fork"; entryId: string; position?: "before" | "at" }
+	| {
+			kind: "navigate_tree";
+			targetId: string;
+			summarize?: boolean;
+			customInstructions?: string;
+			replaceInstructions?: boolean;
+			label?: string;
+	  }
+	| { kind: "switch_session"; sessionPath: string };
 
 export const RuntimeRequest = Type.Union([
 	tagged("kind", "ui", { ui: closed({ request: UiRequest, timeoutMs: Opt(Type.Integer({ minimum: 0 })) }) }),

@@ -4,33 +4,38 @@ import { api, describeError } from "../api.js";
 import { THINKING_LEVELS, type ModelView } from "../types.js";
 import { useToast } from "./Toasts.js";
 
-let modelsCache: Promise<ModelView[]> | undefined;
+/** By session: a session's extensions may provide models of their own. */
+const modelsCache = new Map<string, Promise<ModelView[]>>();
 
-export function loadModels(): Promise<ModelView[]> {
-	modelsCache ??= api.models().then(
-		(r) => r.models,
-		(err) => {
-			// Do not cache a failure: the next session open asks again.
-			modelsCache = undefined;
-			throw err;
-		},
-	);
-	return modelsCache;
+export function loadModels(sessionId: string): Promise<ModelView[]> {
+	let models = modelsCache.get(sessionId);
+	if (!models) {
+		models = api.models(sessionId).then(
+			(r) => r.models,
+			(err) => {
+				// Do not cache a failure: the next session open asks again.
+				modelsCache.delete(sessionId);
+				throw err;
+			},
+		);
+		modelsCache.set(sessionId, models);
+	}
+	return models;
 }
 
-/** The daemon's model list, fetched once per page. */
-export function useModels(): ModelView[] {
+/** The models a session can use, fetched once per session and page. */
+export function useModels(sessionId: string): ModelView[] {
 	const [models, setModels] = useState<ModelView[]>([]);
 	useEffect(() => {
 		let live = true;
-		loadModels().then(
+		loadModels(sessionId).then(
 			(list) => live && setModels(list),
 			() => {},
 		);
 		return () => {
 			live = false;
 		};
-	}, []);
+	}, [sessionId]);
 	return models;
 }
 
@@ -41,7 +46,7 @@ interface ModelPickerProps {
 }
 
 export function ModelPicker({ sessionId, model, onChanged }: ModelPickerProps) {
-	const models = useModels();
+	const models = useModels(sessionId);
 	const [busy, setBusy] = useState(false);
 	const toast = useToast();
 	const known = models.some((m) => m.ref === model);
@@ -91,7 +96,7 @@ interface ThinkingPickerProps {
 export function ThinkingPicker({ sessionId, model, level, onChanged }: ThinkingPickerProps) {
 	const [busy, setBusy] = useState(false);
 	// A hint only: the daemon is the judge of which levels a model takes, and its refusal is shown as a toast.
-	const cannotThink = useModels().find((m) => m.ref === model)?.reasoning === false && level === "off";
+	const cannotThink = useModels(sessionId).find((m) => m.ref === model)?.reasoning === false && level === "off";
 	const toast = useToast();
 	const levels: readonly string[] = THINKING_LEVELS;
 	return (

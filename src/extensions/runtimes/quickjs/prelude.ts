@@ -112,6 +112,7 @@ export const PRELUDE = String.raw`
     custom: () => { throw new Error("ctx.ui.custom (TUI components) is not supported in QuickJS extensions"); },
   };
 
+  const pick = (o, keys) => { const out = {}; for (const k of keys) if (o && o[k] !== undefined) out[k] = o[k]; return out; };
   const sessionActions = {
     sendMessage: (message, options) => act({ kind: "send_message", message: { customType: message.customType, content: message.content, display: message.display !== false, ...(message.details !== undefined ? { details: message.details } : {}) }, delivery: (options && options.deliverAs) || "steer", triggerTurn: !!(options && options.triggerTurn) }, none),
     sendUserMessage: (content, options) => act({ kind: "send_user_message", content, delivery: (options && options.deliverAs) || "steer" }, none),
@@ -121,6 +122,9 @@ export const PRELUDE = String.raw`
     setActiveTools: (toolNames) => act({ kind: "set_active_tools", toolNames }, none),
     setModel: (model) => act({ kind: "set_model", model }),
     setThinkingLevel: (level) => act({ kind: "set_thinking_level", level }, none),
+    fetchSystemPrompt: () => act({ kind: "get_system_prompt" }),
+    fetchThinkingLevel: () => act({ kind: "get_thinking_level" }),
+    getSessionBranch: () => act({ kind: "get_session_branch" }),
   };
 
   const snapshot = () => state.snapshot || {};
@@ -169,6 +173,10 @@ export const PRELUDE = String.raw`
       abort: () => act({ kind: "abort" }, none), shutdown: () => act({ kind: "shutdown" }, none),
       compact: (o) => act(o && o.customInstructions ? { kind: "compact", customInstructions: o.customInstructions } : { kind: "compact" }, none),
       reload: () => act({ kind: "reload" }, none), waitForIdle: () => act({ kind: "wait_for_idle" }, none),
+      newSession: (o) => act(o && o.parentSession !== undefined ? { kind: "new_session", parentSession: o.parentSession } : { kind: "new_session" }),
+      fork: (entryId, o) => act(o && o.position !== undefined ? { kind: "fork", entryId, position: o.position } : { kind: "fork", entryId }),
+      navigateTree: (targetId, o) => act({ kind: "navigate_tree", targetId, ...pick(o, ["summarize", "customInstructions", "replaceInstructions", "label"]) }),
+      switchSession: (sessionPath) => act({ kind: "switch_session", sessionPath }),
     };
   }
 
