@@ -10,7 +10,8 @@
  */
 import { parseArgs } from "node:util";
 import type * as Kit from "../../../../kit/node/index.mjs";
-import { actionHost, type SessionView } from "./action-host.js";
+import type { Mode } from "../../protocol/frames.js";
+import { actionHost } from "./action-host.js";
 import { createActionSink } from "./actions-link.js";
 import { loadPlugin, type LoadedPlugin, setActionSink } from "./loader.js";
 import { ProtocolPort } from "./protocol-io.js";
@@ -56,9 +57,9 @@ port.send({ type: "native_declare", ...declaration });
 if (declaration.ownsStdio) stdio.handOver();
 else stdio.release();
 
-let live = false;
-const view: SessionView = { snapshot: undefined, mode: "print", flag: () => undefined };
-setActionSink(createActionSink(actionHost(port, view, declaration.ownsStdio, () => live)));
+// Until the kit is live the plugin's runtime_action answers -1 (no bridge): pier fails the whole load for a
+// runtime request before that.
+let mode: Mode = "print";
 
 const kit = (await import(new URL("../../../../../kit/node/index.mjs", import.meta.url).href)) as typeof Kit;
 kit.runExtension(
@@ -69,13 +70,14 @@ kit.runExtension(
 			id,
 			capabilities,
 			uiCapabilities,
-			view,
+			onContext: (ctx) => {
+				mode = ctx.mode;
+			},
 			log: (line) => process.stderr.write(`[${id}] ${line}\n`),
 		});
-		// Live once the kit answers `load`: runtime requests before that would fail the whole load.
-		setImmediate(() => {
-			live = true;
-		});
+		// Live once the kit has answered `load` (it does so right after this factory returns).
+		const host = actionHost(port, pi, { extensionId: id, owner: declaration.ownsStdio, mode: () => mode });
+		setImmediate(() => setActionSink(createActionSink(host)));
 	},
 	{ maxFrameBytes },
 );

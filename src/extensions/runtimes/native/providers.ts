@@ -1,21 +1,11 @@
 /**
- * Native providers (`register_provider`) handed to the kit's `registerProvider`, which the bridge helper
- * adds (kit/node, bridge/factory.ts). Until the kit has it they are listed on stderr and not registered.
- * A request is rpi's one-shot v1 call: `{model, context, options}` in, the whole assistant message out.
+ * Native providers (`register_provider`) as the kit's `pi.registerProvider`: pier puts them in pi's model
+ * registry (bridge/providers.ts). A request is rpi's one-shot v1 call: `{model, context, options}` in (context
+ * = `{systemPrompt, messages, tools}`), the whole assistant message out, which pier checks.
  */
 import type * as Kit from "../../../../kit/node/index.mjs";
 import { callHandler } from "./handlers.js";
 import type { PluginRegistry } from "./registry.js";
-
-interface ProviderKit {
-	registerProvider?: (provider: {
-		id: string;
-		label?: string;
-		api: string;
-		baseUrl?: string;
-		complete(request: { model: unknown; context: unknown; options?: unknown }): Promise<unknown>;
-	}) => void;
-}
 
 export function registerProviders(
 	pi: Kit.ExtensionAPI,
@@ -23,27 +13,29 @@ export function registerProviders(
 	options: { capabilities: readonly string[]; id: string; log: (line: string) => void },
 ): void {
 	if (registry.providers.length === 0) return;
-	const kit = pi as Kit.ExtensionAPI & ProviderKit;
-	if (typeof kit.registerProvider !== "function" || !options.capabilities.includes("provider")) {
-		options.log(
-			`providers ${registry.providers.map((p) => `"${p.id}"`).join(", ")} not registered: ${
-				typeof kit.registerProvider !== "function"
-					? "this kit has no registerProvider"
-					: `pi-extension.json of ${options.id} does not declare the "provider" capability`
-			}`,
+	if (!options.capabilities.includes("provider")) {
+		throw new Error(
+			`the plugin registers provider ${registry.providers.map((p) => `"${p.id}"`).join(", ")}, but pi-extension.json of ${options.id} does not declare the "provider" capability; add it to "capabilities"`,
 		);
-		return;
 	}
 	for (const provider of registry.providers) {
-		kit.registerProvider({
-			id: provider.id,
+		pi.registerProvider(provider.id, {
+			api: provider.apiStyle || provider.id,
 			label: provider.id,
-			api: provider.apiStyle || "native",
 			...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}),
-			complete: async (request) => {
-				const { code, out } = callHandler(provider, JSON.stringify(request), undefined);
+			complete: (request) => {
+				const input = {
+					model: request.model?.id ?? null,
+					context: {
+						...(request.systemPrompt !== undefined ? { systemPrompt: request.systemPrompt } : {}),
+						messages: request.messages,
+						tools: request.tools,
+					},
+					options: request.options ?? {},
+				};
+				const { code, out } = callHandler(provider, JSON.stringify(input), undefined);
 				if (code !== 0) throw new Error(`native provider ${provider.id} returned code ${code}${out ? `: ${out}` : ""}`);
-				return JSON.parse(out);
+				return JSON.parse(out) as Kit.AssistantMessage;
 			},
 		});
 	}

@@ -4,8 +4,6 @@
  * hooks' answers. Renderers and markdown transformers have no protocol surface: they are listed on stderr.
  */
 import type * as Kit from "../../../../kit/node/index.mjs";
-import type { ContextSnapshot } from "../../protocol/frames.js";
-import type { SessionView } from "./action-host.js";
 import { dispatchHook, hooksOf } from "./events.js";
 import { discoverResources, runCommand, SystemPromptTransform } from "./handlers.js";
 import type { LoadedPlugin } from "./loader.js";
@@ -16,33 +14,9 @@ export interface WireOptions {
 	id: string;
 	capabilities: readonly string[];
 	uiCapabilities: readonly string[];
-	view: SessionView;
+	/** Every invocation's context, as it arrives (the plugin host reads the mode from it). */
+	onContext: (ctx: Kit.ExtensionContext) => void;
 	log: (line: string) => void;
-}
-
-/** What the kit's ctx tells of the invocation's snapshot (the kit keeps the raw one to itself). */
-function snapshotOf(ctx: Kit.ExtensionContext): ContextSnapshot {
-	const usage = ctx.getContextUsage();
-	return {
-		...(ctx.sessionName !== undefined ? { sessionName: ctx.sessionName } : {}),
-		...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}),
-		...(ctx.sessionFile !== undefined ? { sessionFile: ctx.sessionFile } : {}),
-		isIdle: ctx.isIdle() ?? true,
-		projectTrusted: ctx.projectTrusted,
-		hasPendingMessages: ctx.hasPendingMessages() ?? false,
-		...(usage
-			? {
-					contextUsage: {
-						contextWindow: usage.contextWindow,
-						...(usage.tokens !== null ? { tokens: usage.tokens } : {}),
-						...(usage.percent !== null ? { percent: usage.percent } : {}),
-					},
-				}
-			: {}),
-		systemPrompt: ctx.getSystemPrompt() ?? "",
-		...(ctx.model ? { model: ctx.model } : {}),
-		thinkingLevel: ctx.thinkingLevel ?? "off",
-	} as ContextSnapshot;
 }
 
 /** The platform names rpi recognises, for this machine. */
@@ -58,16 +32,11 @@ function requireCapability(options: WireOptions, capability: string, what: strin
 
 export function wirePlugin(pi: Kit.ExtensionAPI, plugin: LoadedPlugin, options: WireOptions): void {
 	const { registry } = plugin;
-	const { view, log } = options;
-	// The latest invocation's context; its snapshot is built only when a runtime action asks for it.
-	let latest: Kit.ExtensionContext | undefined;
-	Object.defineProperty(view, "snapshot", { get: () => (latest ? snapshotOf(latest) : undefined), configurable: true });
+	const { log } = options;
 	const seen = (ctx: Kit.ExtensionContext) => {
-		latest = ctx;
-		view.mode = ctx.mode;
+		options.onContext(ctx);
 		return ctx;
 	};
-	view.flag = (name) => pi.getFlag(name);
 	for (const problem of registry.problems) log(`registration: ${problem}`);
 
 	for (const tool of registry.tools) {
