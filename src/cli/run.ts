@@ -1,6 +1,7 @@
 /** `pier run` / `pier -p`: headless, through pi's own print mode, set up as pi's `main()` sets it up. */
 import { runPrintMode } from "@earendil-works/pi-coding-agent";
 import { createPierRuntime, modelRefOf } from "../agent/session-factory.js";
+import { stdioFinished, stdioOwner } from "../extensions/runtimes/native/stdio-owner.js";
 import type { CliArgs } from "./args.js";
 import { initPiTheme, restoreStdout, takeOverStdout } from "./pi-output.js";
 import { reportDiagnostics, sessionOptionsFrom } from "./session-options.js";
@@ -30,15 +31,39 @@ export async function runOnce(args: CliArgs): Promise<number> {
 			return 1;
 		}
 		const [initialMessage, ...messages] = args.messages;
+		// A native plugin that owns stdio (declare.ownsStdio) serves pier's stdin/stdout itself: the session
+		// shuts down (SessionShutdown) only once it has finished, and pier ends with its code.
+		const owner = stdioOwner();
+		let ownerCode: number | undefined;
+		const host = owner
+			? holdShutdown(runtime, async () => {
+					ownerCode = await stdioFinished();
+				})
+			: runtime;
 		// Each message argument is its own prompt, as in pi: `"/pirate" "hello"` toggles, then asks.
-		const code = await runPrintMode(runtime, {
+		const printed = await runPrintMode(host, {
 			mode: args.output,
 			...(initialMessage !== undefined ? { initialMessage } : {}),
 			messages,
 		});
 		await pier.extensionHost.shutdown("run finished");
-		return code;
+		return ownerCode ?? printed;
 	} finally {
 		await restoreStdout();
 	}
+}
+
+/** The runtime, with its dispose (which shuts the session down) waiting for `before` first. */
+function holdShutdown<T extends { dispose(): Promise<void> }>(runtime: T, before: () => Promise<void>): T {
+	return new Proxy(runtime, {
+		get(target, property) {
+			if (property === "dispose")
+				return async () => {
+					await before();
+					await target.dispose();
+				};
+			const value = Reflect.get(target, property, target);
+			return typeof value === "function" ? value.bind(target) : value;
+		},
+	});
 }

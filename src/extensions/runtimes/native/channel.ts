@@ -8,7 +8,7 @@
 import type { Channel, ChannelEvents } from "../../host/channel.js";
 import type { HostFrame } from "../../protocol/frames.js";
 import { ProcessChannel, type ProcessLaunch } from "../process/channel.js";
-import { claimStdio, releaseStdio } from "./stdio-owner.js";
+import { claimStdio, finishStdio, releaseStdio } from "./stdio-owner.js";
 
 /** What `declare` said, as the plugin host reports it. */
 export interface NativeDeclaration {
@@ -62,16 +62,6 @@ export interface NativeLaunch extends Omit<ProcessLaunch, "executable" | "argume
 	uiCapabilities: readonly string[];
 }
 
-/** Called with the plugin's exit code when it finishes stdio (StdioLifecycle finish). */
-type FinishListener = (code: number, extensionId: string) => void;
-const finishListeners = new Set<FinishListener>();
-
-/** pier's CLI listens here to end with the owner's code after SessionShutdown. */
-export function onNativeFinish(listener: FinishListener): () => void {
-	finishListeners.add(listener);
-	return () => finishListeners.delete(listener);
-}
-
 export class NativeChannel implements Channel {
 	private readonly inner: ProcessChannel;
 	declaration: NativeDeclaration | undefined;
@@ -123,7 +113,7 @@ export class NativeChannel implements Channel {
 					return this.declared(value as NativeDeclaration & { type: string }, events);
 				if (frame?.type === "native_finish") {
 					const code = Number((value as { exitCode?: unknown }).exitCode ?? 0);
-					if (this.owner) for (const listener of finishListeners) listener(code, this.launch.id);
+					if (this.owner) finishStdio(this.launch.id, Number.isInteger(code) ? code : 0);
 					return;
 				}
 				if (frame?.type === "response") this.running.delete((value as { id: string }).id);

@@ -65,6 +65,16 @@ let actionSink: ActionSink = () => ({ code: -1, out: "" });
 /** Every registered callback the API points at: kept for the life of the process, as the API is. */
 const keep: unknown[] = [];
 
+let declared: (declaration: Declaration) => void = () => {};
+
+/**
+ * Told of the plugin's `declare` the moment it is made, inside `register`: an ownsStdio plugin may start a
+ * thread reading stdin right after, so it must have pier's stdin by then.
+ */
+export function onDeclare(listener: (declaration: Declaration) => void): void {
+	declared = listener;
+}
+
 /** Where the plugin's `runtime_action` calls go (the plugin host installs it once it can answer). */
 export function setActionSink(sink: ActionSink): void {
 	actionSink = sink;
@@ -325,6 +335,7 @@ function slots(): Array<[number, unknown]> {
 			cb(
 				registrar("declare", (r, json: RawString) => {
 					r.declaration = parseDeclaration(readText(json));
+					declared(r.declaration);
 					return 0;
 				}),
 				DeclareFn,

@@ -13,7 +13,7 @@ import type * as Kit from "../../../../kit/node/index.mjs";
 import type { Mode } from "../../protocol/frames.js";
 import { actionHost } from "./action-host.js";
 import { createActionSink } from "./actions-link.js";
-import { loadPlugin, type LoadedPlugin, setActionSink } from "./loader.js";
+import { type ActionSink, loadPlugin, type LoadedPlugin, onDeclare, setActionSink } from "./loader.js";
 import { ProtocolPort } from "./protocol-io.js";
 import { DEFAULT_DECLARATION } from "./registry.js";
 import { isolateStdio } from "./stdio.js";
@@ -45,6 +45,16 @@ const port = new ProtocolPort(maxFrameBytes);
 Object.defineProperty(process, "stdin", { value: port.input, configurable: true });
 Object.defineProperty(process, "stdout", { value: port.output, configurable: true });
 
+let handedOver = false;
+onDeclare((declared) => {
+	if (!declared.ownsStdio || handedOver) return;
+	handedOver = true;
+	stdio.handOver();
+});
+// Before the kit is live only StdioLifecycle is answered (an owner's worker thread may reach EOF at once; its
+// finish is kept and sent); every other runtime_action gets -1, no bridge yet.
+setActionSink((actionId, argsJson) => earlyStdio(actionId, argsJson));
+
 let loaded: LoadedPlugin | undefined;
 let loadError: Error | undefined;
 try {
@@ -54,8 +64,7 @@ try {
 }
 const declaration = loaded?.registry.declaration ?? DEFAULT_DECLARATION;
 port.send({ type: "native_declare", ...declaration });
-if (declaration.ownsStdio) stdio.handOver();
-else stdio.release();
+if (!handedOver) stdio.release();
 
 // Until the kit is live the plugin's runtime_action answers -1 (no bridge): pier fails the whole load for a
 // runtime request before that.
@@ -81,3 +90,26 @@ kit.runExtension(
 	},
 	{ maxFrameBytes },
 );
+
+/** StdioLifecycle (21) before the bridge is up: `status` and `finish` for an owner, as actions.ts answers them. */
+function earlyStdio(actionId: number, argsJson: string): ReturnType<ActionSink> {
+	if (actionId !== 21)
+		return { code: -1, out: JSON.stringify({ error: "runtime_action is not available yet (the plugin is loading)" }) };
+	let args: { op?: unknown; exitCode?: unknown } = {};
+	try {
+		args = JSON.parse(argsJson || "{}");
+	} catch {
+		// not JSON: counts as {}
+	}
+	if (!handedOver)
+		return {
+			code: 1,
+			out: JSON.stringify({ error: "only the plugin that owns stdio (declare ownsStdio) may use StdioLifecycle" }),
+		};
+	if (args.op === "finish") {
+		const exitCode = Number.isInteger(args.exitCode) ? (args.exitCode as number) : 0;
+		port.send({ type: "native_finish", exitCode });
+		return { code: 0, out: JSON.stringify({ ok: true, exitCode }) };
+	}
+	return { code: 0, out: JSON.stringify({ supported: true, owner: true, finished: false }) };
+}
