@@ -65,6 +65,7 @@ export async function benchNative(runs: number): Promise<void> {
 	try {
 		const echoDir = await nativePackage(work, "native-echo", join(ROOT, "examples", "native", "echo"));
 		const crashDir = await nativePackage(work, "native-crash", join(ROOT, "test", "fixtures", "native", "crash"));
+		const probeDir = await nativePackage(work, "native-probe", join(ROOT, "test", "fixtures", "native", "probe"));
 		const args = { text: "hi" };
 
 		const processHost = await loaded([PROCESS_ECHO]);
@@ -85,6 +86,22 @@ export async function benchNative(runs: number): Promise<void> {
 		const okRound = await measure(okCall, calls, 0);
 		const okRate = await pipelined(20_000, okCall);
 		await nativeHost.shutdown("bench");
+
+		// A plugin's runtime_action answered synchronously from inside its poll (GetActiveTools), beside a tool
+		// of the same plugin that makes none: the difference is the blocking round trip to pier.
+		const probeHost = new ExtensionHost({ mode: "print" });
+		probeHost.setRuntimeHost({
+			hasUi: false,
+			ui: async () => ({ type: "ack" }) as never,
+			action: async () => ["read"],
+		});
+		await probeHost.load([specOf(probeDir)]);
+		const plainCall = () => probeHost.invokeTool("forbidden", "c", {});
+		const actionCall = () => probeHost.invokeTool("runtime_action", "c", { id: 4 });
+		await measure(actionCall, 200, 0);
+		const plainRound = await measure(plainCall, calls, 0);
+		const actionRound = await measure(actionCall, calls, 0);
+		await probeHost.shutdown("bench");
 
 		const loadRuns = Math.max(3, Math.floor(runs / 2));
 		const nativeLoads = await loadTimes(crashDir, loadRuns);
@@ -109,6 +126,12 @@ export async function benchNative(runs: number): Promise<void> {
 				baseline: "process extension echo",
 				base: processRate,
 				unit: "/s",
+			},
+			{
+				figure: "native tool making one synchronous runtime_action",
+				value: actionRound,
+				baseline: "native tool making none",
+				base: plainRound,
 			},
 			{
 				figure: "load 1 native extension (spawn → ready)",
