@@ -9,6 +9,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { loadManifest } from "../../src/extensions/manifest.js";
+import { nativeLibrary } from "../helpers/native-build.js";
 import { tempDir } from "../helpers/pier-cli.js";
 import { testHost } from "../helpers/scripted.js";
 import { cModule, crateModule, FIXTURES, nativePackage, spec, textOf } from "./host-helpers.js";
@@ -76,6 +77,20 @@ describe("native plugin load", () => {
 		execFileSync("gcc", ["-shared", "-fPIC", "-o", nosym, source]);
 		const message = await loadFailure(nativePackage(dir.path, nosym, { ...manifest, id: "nosym" }));
 		assert.match(message, /`rpi_plugin_register` was not found in .*libnosym\.so/);
+	});
+	test("a registration the manifest's capabilities do not cover fails the load, naming both", async () => {
+		using dir = tempDir();
+		const manifest = {
+			schemaVersion: 1,
+			id: "thin-echo",
+			runtime: "native",
+			capabilities: ["tools", "commands", "event_hooks"],
+		};
+		const message = await loadFailure(nativePackage(dir.path, await nativeLibrary("native-echo"), manifest));
+		assert.match(
+			message,
+			/registers provider "stub-provider", but pi-extension\.json of thin-echo does not declare the "provider" capability/,
+		);
 	});
 });
 
