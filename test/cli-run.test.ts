@@ -228,18 +228,17 @@ describe("project trust", () => {
 });
 
 describe("pier run errors", () => {
-	test("an unknown model is a clear error with exit code 2", async () => {
+	test("an unknown model is pi's error, exit code 1 as in pi, with the models that have credentials", async () => {
 		using dir = tempDir();
 		const result = await runPier(["run", "--model", "nope/none", "hi"], { agentDir: dir.path });
-		assert.equal(result.code, 2);
-		assert.match(result.stderr, /unknown model "nope\/none"; models with credentials: .*pier\/demo/);
+		assert.equal(result.code, 1);
+		assert.match(result.stderr, /Model "nope\/none" not found\. .*Models with credentials: .*pier\/demo/);
 	});
 
 	test("bad usage is reported, not thrown", async () => {
 		using dir = tempDir();
 		for (const [args, message] of [
 			[["run"], /pier run needs a prompt/],
-			[["run", "--model", "demo", "x"], /--model must be provider\/id/],
 			[["run", "--thinking", "huge", "x"], /--thinking must be one of/],
 			[["run", "--mode", "xml", "x"], /--mode must be text, json or rpc/],
 			[["run", "-q", "x"], /unknown option -q/],

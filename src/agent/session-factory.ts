@@ -31,24 +31,39 @@ import { decideProjectTrust, decisionAtReload, type TrustDecision } from "../ext
 import { resourceOverridesForTrust, settingsForTrust } from "../extensions/trust-settings.js";
 import { canonicalDir, TrustStoreError } from "../extensions/trust-store.js";
 import { installDemoModel } from "./demo-model.js";
+import { chooseModel } from "./model-choice.js";
+import { acquireSessionLease, type SessionLease, SessionInUseError } from "./session-lease.js";
 import { startProtocolExtensions } from "./protocol-start.js";
-import { agentDir as defaultAgentDir, sessionDirFor } from "./paths.js";
+import { agentDir as defaultAgentDir, expandTilde, sessionDirFor } from "./paths.js";
 
 /** Which session file a pier session writes to. */
 export type SessionTarget =
 	| { kind: "new" }
 	| { kind: "continue" }
 	| { kind: "open"; file: string }
+	/** pi's `--fork`: a new session in this project holding a copy of that file's history. */
+	| { kind: "fork"; file: string }
 	| { kind: "memory" };
 
 export interface PierSessionOptions {
 	cwd?: string;
 	/** pi's agent directory; defaults to `$PI_CODING_AGENT_DIR` or `~/.pi/agent`. */
 	agentDir?: string;
-	/** `provider/id`. Without it pi's own choice applies, and pier/demo when nothing is configured. */
+	/**
+	 * `--model`: `provider/id` or any pattern pi's resolver takes (fuzzy, glob, `:<thinking>`). Without it pi's
+	 * own choice applies, and pier/demo when nothing is configured.
+	 */
 	model?: string;
+	/** `--provider`: where a bare `model` pattern is looked up. */
+	provider?: string;
+	/** `--models`: the scope of models to cycle through (pi's patterns). */
+	models?: string[];
+	/** `--api-key`: a key for the chosen model's provider, for this run only (never stored). */
+	apiKey?: string;
 	thinkingLevel?: ThinkingLevel;
 	session?: SessionTarget;
+	/** pi's `--session-dir`: where this project's session files live (default: pi's per-project directory). */
+	sessionDir?: string;
 	/** Extension files or directories, as `pi -e`. */
 	extensionPaths?: string[];
 	/** Skip discovered extensions (explicit `extensionPaths` and factories still load), as `pi --no-extensions`. */
@@ -64,6 +79,15 @@ export interface PierSessionOptions {
 	/** pi's `--system-prompt` / `--append-system-prompt`: text, or a file whose text it is. */
 	systemPrompt?: string;
 	appendSystemPrompt?: string[];
+	/** pi's `--skill`, `--prompt-template`, `--theme`: extra resource paths (resolved against `cwd`). */
+	skillPaths?: string[];
+	promptTemplatePaths?: string[];
+	themePaths?: string[];
+	/** pi's `--no-skills`, `--no-prompt-templates`, `--no-themes`, `--no-context-files`. */
+	noSkills?: boolean;
+	noPromptTemplates?: boolean;
+	noThemes?: boolean;
+	noContextFiles?: boolean;
 	/** `--approve` / `--no-approve`: trust the project for this run only (nothing is stored). */
 	approve?: boolean;
 	/**
@@ -73,6 +97,8 @@ export interface PierSessionOptions {
 	askProjectTrust?: (decision: TrustDecision) => Promise<boolean | undefined>;
 	/** Values of extension-registered CLI flags (`--name value`). */
 	extensionFlags?: Map<string, boolean | string>;
+	/** Who holds the session file's lease, as a refused second writer is told ("serve", "run", …). */
+	leaseHolder?: string;
 	/** What the session shows protocol extensions: `tui`, `rpc`, `json` or `print` (no dialogs). */
 	mode?: Mode;
 	/** Protocol extension host settings (defaults: rpi's timeouts, 1 MiB frames, empty environment). */
@@ -105,6 +131,13 @@ export interface PierRuntime {
 /** A failure that should end the command with a message, not a stack trace. */
 export class PierUsageError extends Error {
 	override name = "PierUsageError";
+	/** 2 for pier's own usage errors; 1 where pi's CLI exits 1 on the same mistake (an unknown model). */
+	constructor(
+		message: string,
+		readonly exitCode: 1 | 2 = 2,
+	) {
+		super(message);
+	}
 }
 
 function asToolDefinition(tool: AgentTool): ToolDefinition {
@@ -119,20 +152,14 @@ function asToolDefinition(tool: AgentTool): ToolDefinition {
 	};
 }
 
-function parseModelRef(ref: string): { provider: string; id: string } {
-	const slash = ref.indexOf("/");
-	if (slash <= 0 || slash === ref.length - 1) {
-		throw new PierUsageError(`--model must be provider/id (for example pier/demo), got "${ref}"`);
-	}
-	return { provider: ref.slice(0, slash), id: ref.slice(slash + 1) };
-}
-
 function sessionManagerFor(target: SessionTarget, cwd: string, sessionDir: string): SessionManager {
 	switch (target.kind) {
 		case "memory":
 			return SessionManager.inMemory(cwd);
 		case "open":
 			return SessionManager.open(resolve(cwd, target.file), sessionDir);
+		case "fork":
+			return SessionManager.forkFrom(resolve(cwd, target.file), cwd, sessionDir);
 		case "continue":
 			return SessionManager.continueRecent(cwd, sessionDir);
 		case "new":
@@ -143,16 +170,25 @@ function sessionManagerFor(target: SessionTarget, cwd: string, sessionDir: strin
 export async function createPierRuntime(options: PierSessionOptions = {}): Promise<PierRuntime> {
 	const cwd = resolve(options.cwd ?? process.cwd());
 	const agentDir = options.agentDir ? resolve(options.agentDir) : defaultAgentDir();
-	const sessionDir = sessionDirFor(cwd, agentDir);
+	const sessionDir = options.sessionDir ? resolve(expandTilde(options.sessionDir)) : sessionDirFor(cwd, agentDir);
 	mkdirSync(sessionDir, { recursive: true });
 	let trust = initialTrust(cwd, agentDir, options.approve);
 	const authStorage = AuthStorage.create(`${agentDir}/auth.json`);
 	const customTools = (options.tools ?? []).map(asToolDefinition);
-	const requested = options.model ? parseModelRef(options.model) : undefined;
 	const started = await startProtocolExtensions(options, cwd, agentDir, trust);
 	const { extensionHost, piExtensionPaths, startupDiagnostics, reloadProtocolExtensions, report, packages } = started;
 	const piErrors = new WeakSet<AgentSessionRuntimeDiagnostic>();
 	trust = started.trust;
+	// `--model provider/id` naming a protocol provider's model: that provider offers it (bridge/providers.ts).
+	// (Merge fix: main's pattern-based --model replaced parseModelRef; a pattern without "/" names none.)
+	const slash = options.model?.indexOf("/") ?? -1;
+	const requested =
+		options.model && slash > 0 && slash < options.model.length - 1
+			? {
+					provider: options.model.slice(0, slash),
+					id: options.model.slice(slash + 1).replace(/:(off|minimal|low|medium|high|xhigh|max)$/, ""),
+				}
+			: undefined;
 	// Always bridged, even when empty: a /reload may bring protocol extensions in later.
 	const extensionFactories = [
 		...(options.extensionFactories ?? []),
@@ -165,12 +201,29 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 		}),
 	];
 
+	// One writer per session file (session-lease.ts): the lease follows the runtime's current file
+	// across /new, /resume and forks, and is released when the runtime ends.
+	let lease: SessionLease | undefined;
+	const leaseHolder = `pier ${options.leaseHolder ?? options.mode ?? "session"}`;
 	const createRuntime: CreateAgentSessionRuntimeFactory = async ({
 		cwd,
 		agentDir,
 		sessionManager,
 		sessionStartEvent,
 	}) => {
+		const file = sessionManager.getSessionFile();
+		if (file && file !== lease?.file) {
+			let next: SessionLease;
+			try {
+				next = acquireSessionLease(file, leaseHolder);
+			} catch (error) {
+				if (error instanceof SessionInUseError)
+					throw Object.assign(new PierUsageError(error.message, 1), { cause: error });
+				throw error;
+			}
+			lease?.release();
+			lease = next;
+		}
 		const modelRegistry = pierModelRegistry(authStorage, agentDir);
 		produceProviderHeaders(modelRegistry, extensionHost);
 		// A session switched to another project (/resume, /new in another cwd) gets that project's own decision,
@@ -196,6 +249,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 				additionalExtensionPaths: piExtensionPaths,
 				extensionFactories,
 				noExtensions: options.noExtensions ?? false,
+				...resourceOptions(options, cwd),
 				...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
 				...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
 				...resourceOverridesForTrust({ cwd, agentDir, trust: () => here }, options),
@@ -236,25 +290,41 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 		))
 			diagnostics.push({ type: "warning", message });
 
-		let model: ReturnType<ModelRegistry["find"]>;
-		if (requested) {
-			model = modelRegistry.find(requested.provider, requested.id);
-			if (!model) {
-				const known = modelRegistry
-					.getAvailable()
-					.map((m) => `${m.provider}/${m.id}`)
-					.slice(0, 20);
+		const choice = await chooseModel(
+			{
+				...(options.model !== undefined ? { model: options.model } : {}),
+				...(options.provider !== undefined ? { provider: options.provider } : {}),
+				...(options.models ? { models: options.models } : {}),
+				...(options.thinkingLevel ? { thinking: options.thinkingLevel } : {}),
+				hasMessages: sessionManager.buildSessionContext().messages.length > 0,
+			},
+			modelRegistry,
+			services.settingsManager,
+		);
+		for (const message of choice.warnings) diagnostics.push({ type: "warning", message });
+		if (choice.error) {
+			const known = modelRegistry
+				.getAvailable()
+				.map((m) => `${m.provider}/${m.id}`)
+				.slice(0, 20);
+			throw new PierUsageError(`${choice.error} Models with credentials: ${known.join(", ")}`, 1);
+		}
+		const model = choice.model;
+		if (options.apiKey) {
+			if (!model)
 				throw new PierUsageError(
-					`unknown model "${requested.provider}/${requested.id}"; models with credentials: ${known.join(", ")}`,
+					"--api-key requires a model to be specified via --model, --provider/--model, or --models",
+					1,
 				);
-			}
+			authStorage.setRuntimeApiKey(model.provider, options.apiKey);
 		}
 		const created = await createAgentSessionFromServices({
 			services,
 			sessionManager,
 			...(sessionStartEvent ? { sessionStartEvent } : {}),
 			...(model ? { model } : {}),
-			...(options.thinkingLevel ? { thinkingLevel: options.thinkingLevel } : {}),
+			...(choice.thinkingLevel ? { thinkingLevel: choice.thinkingLevel } : {}),
+			...(choice.scopedModels.length > 0 ? { scopedModels: choice.scopedModels } : {}),
 			...(options.toolNames ? { tools: options.toolNames } : {}),
 			...(options.noTools ? { noTools: options.noTools } : {}),
 			customTools,
@@ -285,8 +355,27 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 		extensionHost,
 		dispose: async () => {
 			await runtime.dispose();
+			lease?.release();
 			await extensionHost.shutdown("session ended");
 		},
+	};
+}
+
+/** pi's resource switches and extra paths, resolved against the session's directory as pi's CLI resolves them. */
+function resourceOptions(options: PierSessionOptions, cwd: string) {
+	const paths = (list: string[] | undefined) =>
+		list && list.length > 0 ? list.map((path) => resolve(cwd, expandTilde(path))) : undefined;
+	const skills = paths(options.skillPaths);
+	const prompts = paths(options.promptTemplatePaths);
+	const themes = paths(options.themePaths);
+	return {
+		...(skills ? { additionalSkillPaths: skills } : {}),
+		...(prompts ? { additionalPromptTemplatePaths: prompts } : {}),
+		...(themes ? { additionalThemePaths: themes } : {}),
+		...(options.noSkills ? { noSkills: true } : {}),
+		...(options.noPromptTemplates ? { noPromptTemplates: true } : {}),
+		...(options.noThemes ? { noThemes: true } : {}),
+		...(options.noContextFiles ? { noContextFiles: true } : {}),
 	};
 }
 

@@ -28,6 +28,8 @@ export interface ChamberOptions {
 	/** `--approve` / `--no-approve` for every project, overriding stored decisions. */
 	approve?: boolean;
 	model?: string;
+	/** Extension flags for every session (`pier serve --plan`); a session's own flags win. */
+	extensionFlags?: ReadonlyMap<string, boolean | string>;
 	replay?: { maxEvents?: number; maxBytes?: number };
 	/** A session nobody uses for this long is closed (its file keeps everything). Default 15 minutes. */
 	idleCloseMs?: number;
@@ -39,6 +41,8 @@ export class Chamber {
 	private readonly opening = new Map<string, Promise<LiveSession>>();
 	/** Session id → file, from the last listing: how a session not open yet is found. */
 	private readonly files = new Map<string, string>();
+	/** Session id → the flags it was created with: a session reopened after an idle close keeps them (not a restart). */
+	private readonly sessionFlags = new Map<string, Map<string, boolean | string>>();
 	/** pi's own store (`<agentDir>/trust.json`), shared with `pier trust` and pi ≥ 0.79. */
 	private readonly trustStore = new TrustStore(agentDir());
 	private readonly settingsFile: string;
@@ -112,15 +116,18 @@ export class Chamber {
 				`${trust.cwd} has files pier would load: ${trust.resources.join(", ")}. Trust it${parent}, or do not trust it.`,
 			);
 		}
+		const flags = new Map([...(this.options.extensionFlags ?? []), ...Object.entries(body.flags ?? {})]);
 		const session = await LiveSession.open({
 			// The session reads the same store (so its trust line says how it was decided); only the daemon's flag overrides.
 			...this.openOptions(cwd, this.options.approve),
+			extensionFlags: flags,
 			target: { kind: "new" },
 			...(body.name ? { name: body.name } : {}),
 			...(body.model ? { model: body.model } : {}),
 			...(body.thinkingLevel ? { thinkingLevel: body.thinkingLevel as ThinkingLevel } : {}),
 		});
 		this.adopt(session);
+		if (body.flags) this.sessionFlags.set(session.id, flags);
 		this.events.publish("sessions.changed", { reason: "created", id: session.id, session: session.summary() });
 		return session;
 	}
@@ -138,8 +145,10 @@ export class Chamber {
 		if (!file) throw new SessionError(404, "not_found", `no session ${id}`);
 		const opening = (async () => {
 			const cwd = readHeaderCwd(file) || this.options.defaultCwd;
+			const flags = this.sessionFlags.get(id);
 			const session = await LiveSession.open({
 				...this.openOptions(cwd, this.options.approve),
+				...(flags ? { extensionFlags: flags } : {}),
 				target: { kind: "open", file },
 			});
 			this.adopt(session);
@@ -218,6 +227,7 @@ export class Chamber {
 		await session?.close();
 		if (file) rmSync(file, { force: true });
 		this.files.delete(id);
+		this.sessionFlags.delete(id);
 		this.events.publish("sessions.changed", { reason: "deleted", id });
 	}
 
@@ -235,6 +245,7 @@ export class Chamber {
 			...(approve !== undefined ? { approve } : {}),
 			...(this.options.extensionPaths ? { extensionPaths: this.options.extensionPaths } : {}),
 			...(this.options.model ? { model: this.options.model } : {}),
+			...(this.options.extensionFlags ? { extensionFlags: this.options.extensionFlags } : {}),
 			...(this.options.replay ? { replay: this.options.replay } : {}),
 			onChange: (summary: SessionSummary) =>
 				this.events.publish("sessions.changed", { reason: "updated", id: summary.id, session: summary }),

@@ -10,6 +10,7 @@ import { createPierRuntime, modelRefOf, type PierRuntime, type SessionTarget } f
 import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
 import { depthMessage, valueTooDeep } from "../extensions/protocol/depth.js";
 import { ENTRY_DEPTH, ERROR_ENTRY, rowOf, rowsOf, summaryOf } from "./transcript.js";
+import { OutsideWrites } from "./outside-writes.js";
 import { PiExtensionMetrics } from "./pi-metrics.js";
 import { AppMounts } from "./ui/app-mounts.js";
 import { appCommandProblem, withOwner } from "./ui/app-owner.js";
@@ -24,6 +25,8 @@ export interface OpenOptions {
 	extensionPaths?: string[];
 	model?: string;
 	thinkingLevel?: ThinkingLevel;
+	/** Extension flags, as `pier --name value` passes them. */
+	extensionFlags?: ReadonlyMap<string, boolean | string>;
 	name?: string;
 	/** Replay window for this session's stream (tests shrink it). */
 	replay?: { maxEvents?: number; maxBytes?: number };
@@ -90,10 +93,12 @@ export class LiveSession {
 			cwd: options.cwd,
 			session: options.target,
 			mode: "rpc",
+			leaseHolder: "serve",
 			...(options.approve !== undefined ? { approve: options.approve } : {}),
 			...(options.extensionPaths ? { extensionPaths: options.extensionPaths } : {}),
 			...(options.model ? { model: options.model } : {}),
 			...(options.thinkingLevel ? { thinkingLevel: options.thinkingLevel } : {}),
+			...(options.extensionFlags ? { extensionFlags: new Map(options.extensionFlags) } : {}),
 			extensionHost: { environment: { PICHAMBER: "1" } },
 			onExtensionDiagnostic: (d) => live?.reportError(d.message, "extension host"),
 		});
@@ -159,10 +164,10 @@ export class LiveSession {
 	 * The runtime now runs another pi session (an extension called ctx.newSession, fork or switchSession). The
 	 * chamber session follows it under the new id: clients of the old stream are told where it went.
 	 */
-	private async replaced(): Promise<void> {
+	private async replaced(reloaded = false): Promise<void> {
 		const previous = this.channel;
 		const id = this.session.sessionId;
-		if (id === previous.sessionId) return;
+		if (id === previous.sessionId && !reloaded) return;
 		previous.publish("session.replaced", { id });
 		previous.detachAll();
 		this.channel = new EventChannel(id, this.options.replay, RUN_SEQUENCE_BASE);
@@ -380,6 +385,7 @@ export class LiveSession {
 	 * as built-ins; here they take the same precedence over extension commands).
 	 */
 	async prompt(text: string): Promise<void> {
+		await this.catchUpWithFile();
 		const builtin = /^\/([a-z]+)(?:\s+([\s\S]*))?$/.exec(text.trim());
 		const name = builtin?.[1];
 		if (name && name in CHAMBER_COMMANDS) return this.builtin(name as ChamberCommand, builtin?.[2]?.trim() ?? "");
@@ -388,6 +394,26 @@ export class LiveSession {
 		}
 		const running = this.session.prompt(text, this.session.isStreaming ? { streamingBehavior: "followUp" } : {});
 		this.run(this.piMetrics.observePrompt(text, running), "prompt");
+	}
+
+	private readonly outside = new OutsideWrites();
+
+	/**
+	 * Another writer (pi's CLI, which knows no leases) appended to this session's file: reload it from the file
+	 * before anything is written, so the next entry continues the file's leaf, not a second branch.
+	 */
+	private async catchUpWithFile(): Promise<void> {
+		const file = this.session.sessionFile;
+		if (!file || this.session.isStreaming) return;
+		const known = new Set(this.session.sessionManager.getEntries().map((e) => e.id));
+		if (!this.outside.changed(file, known)) return;
+		this.outside.forget();
+		await this.pier.runtime.switchSession(file);
+		await this.replaced(true);
+		this.publish("extension.notify", {
+			message: "the session file changed outside the chamber (pi's CLI?): reloaded it before going on",
+			level: "warning",
+		});
 	}
 
 	private async builtin(name: ChamberCommand, args: string): Promise<void> {

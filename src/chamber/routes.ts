@@ -6,6 +6,7 @@ import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Static, TSchema } from "typebox";
 import { Compile } from "typebox/compile";
+import { SessionInUseError } from "../agent/session-lease.js";
 import { availableModels } from "../agent/session-factory.js";
 import type { Chamber } from "./chamber.js";
 import { extensionList } from "./extension-list.js";
@@ -46,6 +47,8 @@ export function failure(c: Context, error: unknown): Response {
 	if (error instanceof SessionError)
 		return jsonError(c, error.status as ContentfulStatusCode, error.code, error.message);
 	const message = (error as Error)?.message ?? String(error);
+	// Another pier process writes that session file (session-lease.ts): say who, change nothing.
+	if ((error as Error)?.cause instanceof SessionInUseError) return jsonError(c, 409, "in_use", message);
 	// A usage problem from pier's factory (an unknown model) is the client's, not the daemon's.
 	if ((error as Error)?.name === "PierUsageError") return jsonError(c, 400, "bad_request", message);
 	// The user's trust.json is broken: nothing is decided until they fix it (the message says how).

@@ -23,6 +23,17 @@ export const Bodies = {
 			approve: Type.Optional(Type.Boolean()),
 			/** With `approve: true`: trust the project's parent folder instead (pi's "Trust parent folder"). */
 			trustParent: Type.Optional(Type.Boolean()),
+			/**
+			 * Extension flags for this session (`{"plan": true, "preset": "fast"}`), as `pier --plan --preset fast`
+			 * would pass them; over the daemon's own (`pier serve --plan`).
+			 */
+			flags: Type.Optional(
+				Type.Record(
+					Type.String({ pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$" }),
+					Type.Union([Type.Boolean(), Type.String({ maxLength: 4096 })]),
+					{ maxProperties: 32, additionalProperties: false },
+				),
+			),
 		},
 		closed,
 	),

@@ -2,6 +2,7 @@
  * pier's command line, parsed by hand: extension-registered flags (`--name value`)
  * must pass through to pi untouched, which generic parsers do not allow.
  */
+import { ArgsError, piOption } from "./pi-options.js";
 
 export type Command =
 	| "run"
@@ -24,7 +25,27 @@ export interface CliArgs {
 	/** The message arguments: pi sends each as its own prompt, in order. */
 	messages: string[];
 	output: "text" | "json";
+	/** pi's `@file` arguments (without the `@`): their text (and images) lead the first prompt. */
+	fileArgs: string[];
 	model?: string;
+	/** pi's `--provider`: where a bare `--model` pattern is looked up. */
+	provider?: string;
+	/** pi's `--models a,b`: the model scope. */
+	models?: string[];
+	/** pi's `--api-key`: for the chosen model's provider, this run only. */
+	apiKey?: string;
+	/** pi's `--list-models [search]`: true lists all. */
+	listModels?: string | true;
+	/** pi's `--skill`, `--prompt-template`, `--theme` (repeatable) and their `--no-*` switches. */
+	skills: string[];
+	promptTemplates: string[];
+	themes: string[];
+	noSkills: boolean;
+	noPromptTemplates: boolean;
+	noThemes: boolean;
+	noContextFiles: boolean;
+	verbose: boolean;
+	offline: boolean;
 	thinking?: string;
 	/** pi's `--tools a,b`: the only tools active. */
 	tools?: string[];
@@ -37,6 +58,11 @@ export interface CliArgs {
 	extensions: string[];
 	noExtensions: boolean;
 	session?: string;
+	/** pi's `--fork <path|id>`, `--session-dir <dir>`, `-r/--resume`, `--export <file> [out.html]`. */
+	fork?: string;
+	sessionDir?: string;
+	resume: boolean;
+	export?: string;
 	continue: boolean;
 	noSession: boolean;
 	cwd?: string;
@@ -48,48 +74,28 @@ export interface CliArgs {
 	rest: string[];
 }
 
-export class ArgsError extends Error {
-	override name = "ArgsError";
-}
-
-/** pi's prompt and tool options, shared by `run`, the terminal and RPC. */
-function piOption(args: CliArgs, flag: string, value: () => string): boolean {
-	switch (flag) {
-		case "-t":
-		case "--tools":
-			args.tools = value()
-				.split(",")
-				.map((name) => name.trim())
-				.filter((name) => name !== "");
-			return true;
-		case "-nt":
-		case "--no-tools":
-			args.noTools = "all";
-			return true;
-		case "-nbt":
-		case "--no-builtin-tools":
-			args.noTools ??= "builtin";
-			return true;
-		case "--system-prompt":
-			args.systemPrompt = value();
-			return true;
-		case "--append-system-prompt":
-			args.appendSystemPrompt.push(value());
-			return true;
-		default:
-			return false;
-	}
-}
+export { ArgsError } from "./pi-options.js";
 
 export function parseArgs(argv: readonly string[]): CliArgs {
 	const args: CliArgs = {
 		command: "interactive",
 		messages: [],
 		output: "text",
+		fileArgs: [],
+		skills: [],
+		promptTemplates: [],
+		themes: [],
+		noSkills: false,
+		noPromptTemplates: false,
+		noThemes: false,
+		noContextFiles: false,
+		verbose: false,
+		offline: false,
 		appendSystemPrompt: [],
 		extensions: [],
 		noExtensions: false,
 		continue: false,
+		resume: false,
 		noSession: false,
 		json: false,
 		extensionFlags: new Map(),
@@ -126,7 +132,16 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 			words.push(...rest.slice(i + 1));
 			break;
 		}
-		if (piOption(args, flag, value)) continue;
+		if (
+			piOption(
+				args,
+				flag,
+				value,
+				() => rest[i + 1],
+				() => i++,
+			)
+		)
+			continue;
 		switch (flag) {
 			case "-p":
 			case "--print": {
@@ -147,16 +162,11 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 			case "--version":
 				args.command = "version";
 				break;
-			case "--model":
-				args.model = value();
-				break;
-			case "--thinking":
-				args.thinking = value();
-				break;
 			case "-e":
 			case "--extension":
 				args.extensions.push(value());
 				break;
+			case "-ne":
 			case "--no-extensions":
 				args.noExtensions = true;
 				break;
@@ -204,6 +214,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 					args.extensionFlags.set(flag.slice(2), inline ?? (takesNext ? rest[++i]! : true));
 				} else if (flag.startsWith("-") && flag.length > 1) {
 					throw new ArgsError(`unknown option ${flag}`);
+				} else if (arg.startsWith("@") && arg.length > 1) {
+					args.fileArgs.push(arg.slice(1));
 				} else {
 					words.push(arg);
 				}
@@ -213,9 +225,6 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 	if (args.noSession && (args.session || args.continue))
 		throw new ArgsError("--no-session cannot be combined with --session or --continue");
 	args.messages = words;
-	// With extension flags the words may have gone to them: pi decides once extensions have loaded.
-	if (args.command === "run" && words.length === 0 && args.extensionFlags.size === 0)
-		throw new ArgsError('pier run needs a prompt: pier run "hello"');
 	if (args.command === "sessions" && words.length > 0)
 		throw new ArgsError(`pier sessions takes no words, got "${words.join(" ")}"`);
 	return args;
@@ -252,8 +261,13 @@ Usage:
   pier revoke <extension> [grant…]
                                   give / take back a QuickJS extension's powers: run, write, read, net
 
-Options:
-  --model <provider/id>     model to use (default: pi's configured default, else pier/demo)
+Options (pi's, with pi's meaning):
+  --model <pattern>         model to use: provider/id, an id, a fuzzy or glob pattern, with an
+                            optional :<thinking> (default: pi's configured default, else pier/demo)
+  --provider <name>         where a bare --model pattern is looked up
+  --models <a,b,…>          model patterns to cycle through (Ctrl+P); the first starts
+  --api-key <key>           API key for the chosen model's provider (this run only)
+  --list-models [search]    list the models with credentials and exit
   --thinking <level>        off, minimal, low, medium, high, xhigh
   -p, --print               print mode: the same as pier run
   -t, --tools <a,b,…>       only these tools are active (built-in, extension or custom)
@@ -263,9 +277,20 @@ Options:
   --append-system-prompt <text|file>
                             append to the system prompt (repeatable)
   -e, --extension <path>    load an extension file or directory (repeatable)
-  --no-extensions           do not load discovered extensions (-e still loads)
-  --session <file>          continue a specific session file
+  --no-extensions, -ne      do not load discovered extensions (-e still loads)
+  --skill <path>, --prompt-template <path>, --theme <path>
+                            add a skill, prompt template or theme (repeatable)
+  --no-skills (-ns), --no-prompt-templates (-np), --no-themes, --no-context-files (-nc)
+                            skip discovered skills, templates, themes, AGENTS.md/CLAUDE.md
+  @<file>                   put a file's text (or image) in the first prompt
+  --verbose                 pi's verbose start-up; --offline: no network at start-up (PI_OFFLINE=1)
+  --session <path|id>       continue a session file, or the session whose id starts so
+  --fork <path|id>          a new session with a copy of that session's history
   -c, --continue            continue the most recent session of this project
+  -r, --resume              pick a session to continue (pi's picker)
+  --session-dir <dir>       where this project's session files are kept
+  --export <session.jsonl> [out.html]
+                            export a session to HTML (pi's exporter) and exit
   --no-session              keep the session in memory only
   --cwd <dir>               project directory (default: the current one)
   --approve / --no-approve  trust / do not trust this project for this run only (nothing is stored)
@@ -276,6 +301,7 @@ Options:
   -v, --version             print pier's version
   -h, --help                this help
 
+Piped stdin without a terminal is print mode, its text leading the first prompt (as pi).
 Models, keys and sessions are pi's: provider API-key variables, ~/.pi/agent/models.json,
 auth.json, and PI_CODING_AGENT_DIR to move the whole directory.
 `;

@@ -23,7 +23,14 @@ export async function main(argv: readonly string[]): Promise<number> {
 		}
 		throw error;
 	}
+	// pi's --offline: its network-free start-up, for pi's code and every child that inherits the environment.
+	if (args.offline) process.env.PI_OFFLINE = "1";
 	try {
+		const piCommand = ["run", "rpc", "interactive"].includes(args.command);
+		if (args.export !== undefined && piCommand)
+			return await (await import("./session-choice.js")).exportSession(args.export, args.messages[0]);
+		if (args.listModels !== undefined && piCommand)
+			return await (await import("./list-models.js")).listModelsCommand(args);
 		switch (args.command) {
 			case "version":
 				process.stdout.write(`${pierVersion()}\n`);
@@ -52,21 +59,28 @@ export async function main(argv: readonly string[]): Promise<number> {
 				return await (await import("./run.js")).runOnce(args);
 			case "rpc":
 				return await (await import("./terminal.js")).runRpc(args);
-			case "interactive":
+			case "interactive": {
+				// As pi: without a terminal, `pier` is print mode on what was piped in and the message arguments.
+				if (!process.stdin.isTTY) {
+					const { readPipedStdin } = await import("./initial-message.js");
+					const stdin = await readPipedStdin();
+					if (stdin !== undefined || args.messages.length > 0 || args.fileArgs.length > 0)
+						return await (await import("./run.js")).runOnce({ ...args, command: "run" }, stdin);
+				}
 				return await (await import("./terminal.js")).runInteractive(args);
+			}
 		}
 	} catch (error) {
 		const { PierUsageError } = await import("../agent/session-factory.js");
 		const { TrustStoreError } = await import("../extensions/trust-store.js");
 		const { PackageSourceError } = await import("../extensions/packages/sources.js");
-		if (
-			error instanceof PierUsageError ||
-			error instanceof ArgsError ||
-			error instanceof TrustStoreError ||
-			error instanceof PackageSourceError
-		) {
+		if (error instanceof ArgsError || error instanceof TrustStoreError || error instanceof PackageSourceError) {
 			process.stderr.write(`pier: ${error.message}\n`);
 			return 2;
+		}
+		if (error instanceof PierUsageError) {
+			process.stderr.write(`pier: ${error.message}\n`);
+			return error.exitCode;
 		}
 		throw error;
 	}

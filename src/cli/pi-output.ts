@@ -3,6 +3,7 @@
  * the stdout guard of the headless modes.
  */
 import { initTheme, type SettingsManager } from "@earendil-works/pi-coding-agent";
+import { piModule } from "../agent/pi-internals.js";
 
 interface OutputGuard {
 	takeOverStdout(): void;
@@ -17,7 +18,7 @@ let guard: Promise<OutputGuard> | undefined;
  * everything else written there (an extension's escape sequence) goes to stderr.
  */
 function outputGuard(): Promise<OutputGuard> {
-	guard ??= import(new URL("./core/output-guard.js", import.meta.resolve("@earendil-works/pi-coding-agent")).href);
+	guard ??= piModule<OutputGuard>("./core/output-guard.js");
 	return guard;
 }
 

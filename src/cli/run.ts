@@ -2,18 +2,27 @@
 import { runPrintMode } from "@earendil-works/pi-coding-agent";
 import { createPierRuntime, modelRefOf } from "../agent/session-factory.js";
 import { stdioFinished, stdioOwner } from "../extensions/runtimes/native/stdio-owner.js";
-import type { CliArgs } from "./args.js";
+import { ArgsError, type CliArgs } from "./args.js";
+import { initialInput, readPipedStdin } from "./initial-message.js";
 import { initPiTheme, restoreStdout, takeOverStdout } from "./pi-output.js";
+import { withChosenSession } from "./session-choice.js";
 import { reportDiagnostics, sessionOptionsFrom } from "./session-options.js";
 
-export async function runOnce(args: CliArgs): Promise<number> {
+const NEEDS_PROMPT = 'pier run needs a prompt: pier run "hello" (or pipe one in, or @file)';
+
+export async function runOnce(args: CliArgs, stdin?: string): Promise<number> {
+	// Piped stdin is read once the extensions have loaded: a native plugin that owns stdio (declare.ownsStdio)
+	// serves it, and then it is not the prompt. Without a pipe the prompt is checked before anything loads.
+	const piped = stdin === undefined && !process.stdin.isTTY;
+	let input = piped ? undefined : await initialInput(args, stdin);
+	// With extension flags the words may have gone to them: pi decides once extensions have loaded.
+	if (input && input.initialMessage === undefined && args.extensionFlags.size === 0) throw new ArgsError(NEEDS_PROMPT);
 	// Before any extension loads: what it writes to stdout goes to stderr, the answer stays clean.
 	await takeOverStdout();
 	try {
-		const pier = await createPierRuntime({
-			...sessionOptionsFrom(args),
-			mode: args.output === "json" ? "json" : "print",
-		});
+		const options = await withChosenSession(args, sessionOptionsFrom(args));
+		if (!options) return 0;
+		const pier = await createPierRuntime({ ...options, mode: args.output === "json" ? "json" : "print" });
 		const { runtime, diagnostics } = pier;
 		initPiTheme(runtime.services.settingsManager, false);
 		reportDiagnostics(diagnostics);
@@ -30,10 +39,14 @@ export async function runOnce(args: CliArgs): Promise<number> {
 			await pier.dispose();
 			return 1;
 		}
-		const [initialMessage, ...messages] = args.messages;
-		// A native plugin that owns stdio (declare.ownsStdio) serves pier's stdin/stdout itself: the session
-		// shuts down (SessionShutdown) only once it has finished, and pier ends with its code.
+		// A native plugin that owns stdio serves pier's stdin/stdout itself: the session shuts down
+		// (SessionShutdown) only once it has finished, and pier ends with its code.
 		const owner = stdioOwner();
+		input ??= await initialInput(args, owner ? undefined : await readPipedStdin());
+		if (input.initialMessage === undefined && args.extensionFlags.size === 0 && !owner) {
+			await pier.dispose();
+			throw new ArgsError(NEEDS_PROMPT);
+		}
 		let ownerCode: number | undefined;
 		const host = owner
 			? holdShutdown(runtime, async () => {
@@ -41,11 +54,7 @@ export async function runOnce(args: CliArgs): Promise<number> {
 				})
 			: runtime;
 		// Each message argument is its own prompt, as in pi: `"/pirate" "hello"` toggles, then asks.
-		const printed = await runPrintMode(host, {
-			mode: args.output,
-			...(initialMessage !== undefined ? { initialMessage } : {}),
-			messages,
-		});
+		const printed = await runPrintMode(host, { mode: args.output, ...input });
 		await pier.extensionHost.shutdown("run finished");
 		return ownerCode ?? printed;
 	} finally {

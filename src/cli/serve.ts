@@ -19,6 +19,8 @@ Usage: pier serve [options]
   --no-examples          do not load pier's example extensions
   --model <provider/id>  model for new sessions (default: pi's choice, else pier/demo)
   --approve / --no-approve  trust / refuse every project's .pi extensions without asking
+  --<flag> [value]       an extension's flag, for every session (pi's rules; a session created
+                         through the API may add its own: POST /api/pi/sessions {"flags": {...}})
 
 Without a password, sign in with the one-time pairing link printed at start.
 `;
@@ -27,8 +29,9 @@ const EXAMPLES = ["examples/extensions/chamber-demo.ts", "examples/quickjs/hello
 
 export async function serveCommand(argv: readonly string[]): Promise<number> {
 	let values: ReturnType<typeof parse>["values"];
+	const { own, extensionFlags } = splitExtensionFlags(argv);
 	try {
-		values = parse(argv).values;
+		values = parse(own).values;
 	} catch (error) {
 		throw new ArgsError((error as Error).message);
 	}
@@ -70,6 +73,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
 				extensionPaths,
 				...(password ? { password } : {}),
 				...(values.model ? { model: values.model } : {}),
+				...(extensionFlags.size > 0 ? { extensionFlags } : {}),
 				...(values.approve ? { approve: true } : values["no-approve"] ? { approve: false } : {}),
 			});
 		} catch (error) {
@@ -108,6 +112,43 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
 
 /** How long `pier serve` waits for its sessions to close after SIGTERM/SIGINT before it exits anyway. */
 const STOP_DEADLINE_MS = 8_000;
+
+const OWN_OPTIONS = new Set([
+	"host",
+	"port",
+	"ui-password",
+	"state-dir",
+	"cwd",
+	"extension",
+	"no-examples",
+	"model",
+	"approve",
+	"no-approve",
+	"help",
+]);
+
+/** `--name [value]` words no serve option claims are extension flags, taken as pi takes them. */
+function splitExtensionFlags(argv: readonly string[]): {
+	own: string[];
+	extensionFlags: Map<string, boolean | string>;
+} {
+	const own: string[] = [];
+	const extensionFlags = new Map<string, boolean | string>();
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i]!;
+		const eq = arg.indexOf("=");
+		const name = arg.startsWith("--") ? arg.slice(2, eq > 0 ? eq : undefined) : "";
+		if (name === "" || OWN_OPTIONS.has(name)) {
+			own.push(arg);
+			continue;
+		}
+		const next = argv[i + 1];
+		if (eq > 0) extensionFlags.set(name, arg.slice(eq + 1));
+		else if (next !== undefined && !next.startsWith("-") && !next.startsWith("@")) extensionFlags.set(name, argv[++i]!);
+		else extensionFlags.set(name, true);
+	}
+	return { own, extensionFlags };
+}
 
 function parse(argv: readonly string[]) {
 	return parseArgs({

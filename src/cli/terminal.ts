@@ -4,7 +4,9 @@ import { agentDir } from "../agent/paths.js";
 import { createPierRuntime, modelRefOf } from "../agent/session-factory.js";
 import { TrustStore } from "../extensions/trust-store.js";
 import type { CliArgs } from "./args.js";
+import { initialInput } from "./initial-message.js";
 import { initPiTheme, takeOverStdout } from "./pi-output.js";
+import { withChosenSession } from "./session-choice.js";
 import { reportDiagnostics, sessionOptionsFrom } from "./session-options.js";
 import { askTrustInTerminal } from "./trust-prompt.js";
 
@@ -13,7 +15,11 @@ export async function runInteractive(args: CliArgs): Promise<number> {
 		process.stderr.write('pier: the interactive terminal needs a TTY; for one prompt use pier run "<prompt>"\n');
 		return 2;
 	}
-	const options = sessionOptionsFrom(args);
+	const options = await withChosenSession(args, sessionOptionsFrom(args));
+	if (!options) {
+		process.stdout.write("No session selected\n");
+		return 0;
+	}
 	const { runtime, diagnostics } = await createPierRuntime({
 		...options,
 		mode: "tui",
@@ -21,22 +27,29 @@ export async function runInteractive(args: CliArgs): Promise<number> {
 	});
 	reportDiagnostics(diagnostics);
 	initPiTheme(runtime.services.settingsManager, true);
-	const [initialMessage, ...initialMessages] = args.messages;
+	const input = await initialInput(args, undefined);
 	const mode = new InteractiveMode(runtime, {
 		migratedProviders: [],
 		modelFallbackMessage: runtime.modelFallbackMessage,
-		...(initialMessage !== undefined ? { initialMessage } : {}),
-		initialImages: [],
-		initialMessages,
+		...(input.initialMessage !== undefined ? { initialMessage: input.initialMessage } : {}),
+		initialImages: input.initialImages ?? [],
+		initialMessages: input.messages,
+		verbose: args.verbose,
 	});
 	await mode.run();
 	return 0;
 }
 
 export async function runRpc(args: CliArgs): Promise<number> {
+	if (args.fileArgs.length > 0) {
+		process.stderr.write("pier: @file arguments are not supported in RPC mode\n");
+		return 1;
+	}
 	// stdout belongs to the protocol from the start: what extensions write there while loading goes to stderr.
 	await takeOverStdout();
-	const pier = await createPierRuntime({ ...sessionOptionsFrom(args), mode: "rpc" });
+	const options = await withChosenSession(args, sessionOptionsFrom(args));
+	if (!options) return 0;
+	const pier = await createPierRuntime({ ...options, mode: "rpc" });
 	const { runtime, diagnostics } = pier;
 	initPiTheme(runtime.services.settingsManager, false);
 	reportDiagnostics(diagnostics);

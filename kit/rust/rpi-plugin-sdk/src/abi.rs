@@ -603,6 +603,41 @@ pub enum RuntimeActionId {
 
 pub const RUNTIME_ACTION_COUNT: u32 = 26;
 
+impl RuntimeActionId {
+    pub const fn from_u32(value: u32) -> Option<RuntimeActionId> {
+        use RuntimeActionId::*;
+        Some(match value {
+            0 => SendMessage,
+            1 => SendUserMessage,
+            2 => AppendEntry,
+            3 => SetSessionName,
+            4 => GetActiveTools,
+            5 => SetActiveTools,
+            6 => SetModel,
+            7 => GetThinkingLevel,
+            8 => SetThinkingLevel,
+            9 => Compact,
+            10 => GetSystemPrompt,
+            11 => NewSession,
+            12 => Fork,
+            13 => NavigateTree,
+            14 => SwitchSession,
+            15 => Reload,
+            16 => GetCliFlag,
+            17 => UiDialog,
+            18 => SetStatus,
+            19 => SetEditorText,
+            20 => GetSessionBranch,
+            21 => StdioLifecycle,
+            22 => UiComponent,
+            23 => GetExecutionContext,
+            24 => ChildAgent,
+            25 => SideQuestion,
+            _ => return None,
+        })
+    }
+}
+
 // ---- the host table ---------------------------------------------------------------------------------------
 
 /// The table the host passes to `rpi_plugin_register` (unified ABI 4). Slots 0–17 as rpi's SDK; 18–21 are

@@ -1,5 +1,10 @@
 //! Calling the host's `runtime_action` without touching raw buffers: the host's `out` is copied into a
 //! `String` and handed back to the host's `free_string` at once.
+//!
+//! One call is therefore two host calls (`runtime_action`, then `free_string`). From a thread of your own,
+//! pier's host (Node + koffi) answers each one on its event loop: the thread waits until that loop runs
+//! it. A plugin handler that waits for such a thread (a SessionShutdown handler joining its worker) relies
+//! on the host calling that handler off its loop thread, as native-abi.md's host does and pier's must.
 
 use crate::{PluginApi, RuntimeActionId, StbString, StbStringRef};
 

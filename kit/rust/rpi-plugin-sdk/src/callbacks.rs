@@ -216,14 +216,40 @@ macro_rules! take_step_result {
 /// Defines a string callback as an `extern "C"` fn. The body sees `&str` inputs and an [`Output`], returns
 /// an `i32` status, and a panic becomes [`PANIC_STATUS`].
 ///
-/// ```ignore
+/// ```
+/// use rpi_plugin_sdk::string_handler;
 /// // Command / render / provider / before_agent_start / oauth shape: (input, out, user_data)
 /// string_handler! { fn stats(input, output, _user_data) { output.write("{\"kind\":\"message\",\"text\":\"hi\"}"); 0 } }
+/// // Runtime-action shape: (action_id, input, out, user_data)
+/// string_handler! { fn act(id, input, output, _user_data) { output.write(format!("{id}:{input}")); 0 } }
 /// // Resources discovery: ((cwd, reason), out, user_data)
-/// string_handler! { fn discover((cwd, reason), output, _user_data) { output.write("{}"); 0 } }
+/// string_handler! { fn discover((cwd, reason), output, _user_data) { output.write(format!("{cwd}{reason}")); 0 } }
 /// ```
 #[macro_export]
 macro_rules! string_handler {
+    // Runtime-action shape: (action_id, input, out, user_data), the body sees `action_id: u32`.
+    ($(#[$meta:meta])* $vis:vis fn $name:ident($action_id:ident, $input:ident, $output:ident, $user_data:pat) $body:block) => {
+        $(#[$meta])*
+        #[allow(unreachable_code)]
+        $vis extern "C" fn $name(
+            action_id: u32,
+            input: $crate::StbStringRef,
+            out: *mut $crate::StbString,
+            user_data: *mut ::std::ffi::c_void,
+        ) -> i32 {
+            $crate::contain($crate::callbacks::PANIC_STATUS, move || {
+                // SAFETY: the caller's borrowed input is valid for the call; out is null or writable.
+                let input_owned = unsafe { input.to_string_lossy() };
+                let $action_id: u32 = action_id;
+                let $input: &str = &input_owned;
+                #[allow(unused_mut)]
+                let mut $output = unsafe { $crate::callbacks::Output::new(out) };
+                let $user_data = user_data;
+                let code: i32 = $body;
+                code
+            })
+        }
+    };
     ($(#[$meta:meta])* $vis:vis fn $name:ident(($first:ident, $second:ident), $output:ident, $user_data:pat) $body:block) => {
         $(#[$meta])*
         // A body that always panics or aborts (a test fixture) is fine: the trampoline's tail is unreachable.

@@ -143,7 +143,7 @@ where
 
 /// Exports `rpi_plugin_register` running `body` (a closure taking `&PluginApi` and returning the status).
 ///
-/// ```ignore
+/// ```
 /// rpi_plugin_sdk::export_plugin!(|api| {
 ///     if let Some(declare) = api.declare { declare(rpi_plugin_sdk::StbStringRef::from_str(r#"{"priority":60}"#)); }
 ///     0

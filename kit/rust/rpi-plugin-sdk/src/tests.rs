@@ -210,8 +210,20 @@ string_handler! {
     }
 }
 
+string_handler! {
+    fn act(action_id, input, output, _user_data) {
+        output.write(format!("{action_id}:{input}"));
+        0
+    }
+}
+
 #[test]
 fn string_handlers_adapt_both_shapes_and_contain_panics() {
+    let mut out = StbString::empty();
+    assert_eq!(act(17, StbStringRef::from_str("{}"), &mut out, std::ptr::null_mut()), 0);
+    assert_eq!(unsafe { OwnedString::from_raw(out, free_string) }.as_str(), Some("17:{}"));
+    assert_eq!(RuntimeActionId::from_u32(22), Some(RuntimeActionId::UiComponent));
+    assert_eq!(RuntimeActionId::from_u32(26), None);
     let mut out = StbString::empty();
     assert_eq!(shout(StbStringRef::from_str("hi"), &mut out, std::ptr::null_mut()), 0);
     assert_eq!(unsafe { OwnedString::from_raw(out, free_string) }.as_str(), Some("HI"));
