@@ -90,11 +90,20 @@ int32_t rpi_plugin_register(const PluginApi *api) {
 		assert.doesNotMatch(reported, /loud line 5\n/, "only the last lines, not the whole tail");
 	});
 
-	test("in a pier run, a segfaulting native tool fails that call and the session still answers", async () => {
+	test("in a pier run, a segfaulting native tool fails that call; the next prompt's call to another extension succeeds", async () => {
 		using dir = tempDir();
-		const result = await runPier(["run", "-e", await crash(dir.path), "segfault {}"], { agentDir: dir.path });
+		const args = [
+			"run",
+			"-e",
+			await crash(dir.path),
+			"-e",
+			await echo(dir.path),
+			"segfault {}",
+			'echo {"text":"after"}',
+		];
+		const result = await runPier(args, { agentDir: dir.path });
 		assert.equal(result.code, 0, result.stderr);
-		assert.match(result.stdout, /the segfault tool failed: ".*SIGSEGV/);
 		assert.match(result.stderr, /extension native-crash crashed: .*SIGSEGV/);
+		assert.match(result.stdout, /echo: after/);
 	});
 });
