@@ -10,7 +10,7 @@ import { runPier, tempDir } from "../helpers/pier-cli.js";
 import { echo, probe } from "./host-helpers.js";
 
 describe("native manifests in the CLI", () => {
-	test("pier ext validate shows the native runtime; invoke runs a tool, a command and an event", async () => {
+	test("pier ext validate shows the native runtime; ext test passes; invoke runs a tool and an event", async () => {
 		using dir = tempDir();
 		const pkg = await echo(dir.path);
 		const validated = await runPier(["ext", "validate", pkg], { agentDir: dir.path });
@@ -22,6 +22,9 @@ describe("native manifests in the CLI", () => {
 		});
 		assert.equal(tool.code, 0, tool.stderr);
 		assert.match(tool.stdout, /"text": "echo: cli"/);
+		const conformance = await runPier(["ext", "test", pkg], { agentDir: dir.path, timeoutMs: 60_000 });
+		assert.equal(conformance.code, 0, conformance.stdout + conformance.stderr);
+		assert.match(conformance.stdout, /all \d+ checks passed/);
 		const probePkg = await probe(dir.path);
 		const blocked = await runPier(
 			[
