@@ -21,6 +21,13 @@ describe("a native plugin that owns stdio", () => {
 		assert.match(result.stdout, /^FIRST LINE\nSECOND\n/m);
 	});
 
+	test("RPC mode, which needs stdin/stdout itself, refuses to start beside an owner", async () => {
+		using dir = tempDir();
+		const result = await runPier(["--mode", "rpc", "-e", await stdioPlugin(dir.path)], { agentDir: dir.path });
+		assert.equal(result.code, 1);
+		assert.match(result.stderr, /extension native-stdio owns stdin\/stdout .* so RPC mode cannot use them/);
+	});
+
 	test("a second plugin declaring ownsStdio fails to start, naming the owner; the first keeps stdio", async () => {
 		using dir = tempDir();
 		const first = await stdioPlugin(join(dir.path, "a"));
