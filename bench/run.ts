@@ -12,6 +12,7 @@ import { benchChamber } from "./chamber.js";
 import { jsonLines, type Result, selector, table } from "./figures.js";
 import { type BenchContext, MIN_PAIRS, type Suite, setLegacyOutput } from "./harness.js";
 import { benchMetrics } from "./metrics.js";
+import { benchNative } from "./native.js";
 import { benchProcess } from "./process.js";
 import { benchQuickjs } from "./quickjs.js";
 import { benchStartup } from "./startup.js";
@@ -21,6 +22,7 @@ const SUITES: Suite[] = [
 	{ name: "startup", run: benchStartup },
 	{ name: "process", run: benchProcess },
 	{ name: "quickjs", run: benchQuickjs },
+	{ name: "native", run: benchNative },
 	{ name: "chamber", run: benchChamber },
 	{ name: "metrics", run: benchMetrics },
 ];

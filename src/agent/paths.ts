@@ -36,7 +36,5 @@ export function sessionDirFor(cwd: string, dir: string = agentDir(), env: NodeJS
 	return join(dir, "sessions", safe);
 }
 
-/** Project-local pi configuration directory (`<cwd>/.pi`). */
-export function projectConfigDir(cwd: string): string {
-	return join(cwd, ".pi");
-}
+// The extension layer owns this helper (it must not import from src/agent); the agent keeps its old name.
+export { projectConfigDir } from "../extensions/project-dir.js";

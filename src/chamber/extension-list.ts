@@ -10,6 +10,7 @@ import { basename, dirname } from "node:path";
 import type { ExtensionMetrics, MetricsSnapshot } from "../extensions/host/metrics.js";
 import { type ListedExtension, listExtensions, projectPackageEntries } from "../extensions/packages/list.js";
 import { agentDir } from "../agent/paths.js";
+import { isManifestRuntime } from "../extensions/manifest.js";
 import type { LiveSession } from "./live-session.js";
 
 /** Opaque and stable: clients can key on it; it says nothing about the server's disk. */
@@ -68,7 +69,7 @@ export async function extensionList(session: LiveSession): Promise<ExtensionList
 		const dir = dirname(instance.spec.source);
 		const fact =
 			facts.find((f) => f.path === dir || f.path === instance.spec.source) ??
-			facts.find((f) => f.id === instance.id && (f.kind === "process" || f.kind === "quickjs"));
+			facts.find((f) => f.id === instance.id && isManifestRuntime(f.kind));
 		const r = instance.registrations;
 		extensions.push({
 			...describe(instance.spec.source, instance.id, fact, instance.spec.runtime ?? "process"),

@@ -10,8 +10,7 @@ import type { RuntimeHost } from "../extensions/host/instance.js";
 import { resolveTimeouts } from "../extensions/host/timeouts.js";
 import { type ExtensionManifest, loadManifest } from "../extensions/manifest.js";
 import type { UiRequest, UiResponse } from "../extensions/protocol/frames.js";
-import { processSpec } from "../extensions/runtimes/process/launcher.js";
-import { quickjsSpec } from "../extensions/runtimes/quickjs/launcher.js";
+import { launchSpec } from "../extensions/runtimes/table.js";
 import { ArgsError } from "./args.js";
 
 const USAGE = `usage:
@@ -93,10 +92,7 @@ export async function startAlone(path: string, timeoutMs?: number) {
 	const host = new ExtensionHost({ mode: "print", timeouts, onDiagnostic: (d) => diagnostics.push(d.message) });
 	host.setRuntimeHost(headless);
 	const options = { cwd: process.cwd(), projectTrusted: true };
-	const spec =
-		manifest.runtime.kind === "quickjs"
-			? quickjsSpec(manifest, { ...options, deadlineMs: host.timeouts.invocationMs })
-			: processSpec(manifest, options);
+	const spec = launchSpec(manifest, { ...options, deadlineMs: host.timeouts.invocationMs });
 	const report = await host.load([spec]);
 	if (report.failures.length > 0) throw new Error(report.failures.map((f) => f.message).join("\n"));
 	return { host, manifest, diagnostics };

@@ -1,17 +1,22 @@
 /** `pier run` / `pier -p`: headless, through pi's own print mode, set up as pi's `main()` sets it up. */
 import { runPrintMode } from "@earendil-works/pi-coding-agent";
 import { createPierRuntime, modelRefOf } from "../agent/session-factory.js";
+import { stdioFinished, stdioOwner } from "../extensions/runtimes/native/stdio-owner.js";
 import { ArgsError, type CliArgs } from "./args.js";
 import { initialInput, readPipedStdin } from "./initial-message.js";
 import { initPiTheme, restoreStdout, takeOverStdout } from "./pi-output.js";
 import { withChosenSession } from "./session-choice.js";
 import { reportDiagnostics, sessionOptionsFrom } from "./session-options.js";
 
+const NEEDS_PROMPT = 'pier run needs a prompt: pier run "hello" (or pipe one in, or @file)';
+
 export async function runOnce(args: CliArgs, stdin?: string): Promise<number> {
-	const input = await initialInput(args, stdin ?? (await readPipedStdin()));
+	// Piped stdin is read once the extensions have loaded: a native plugin that owns stdio (declare.ownsStdio)
+	// serves it, and then it is not the prompt. Without a pipe the prompt is checked before anything loads.
+	const piped = stdin === undefined && !process.stdin.isTTY;
+	let input = piped ? undefined : await initialInput(args, stdin);
 	// With extension flags the words may have gone to them: pi decides once extensions have loaded.
-	if (input.initialMessage === undefined && args.extensionFlags.size === 0)
-		throw new ArgsError('pier run needs a prompt: pier run "hello" (or pipe one in, or @file)');
+	if (input && input.initialMessage === undefined && args.extensionFlags.size === 0) throw new ArgsError(NEEDS_PROMPT);
 	// Before any extension loads: what it writes to stdout goes to stderr, the answer stays clean.
 	await takeOverStdout();
 	try {
@@ -34,11 +39,40 @@ export async function runOnce(args: CliArgs, stdin?: string): Promise<number> {
 			await pier.dispose();
 			return 1;
 		}
+		// A native plugin that owns stdio serves pier's stdin/stdout itself: the session shuts down
+		// (SessionShutdown) only once it has finished, and pier ends with its code.
+		const owner = stdioOwner();
+		input ??= await initialInput(args, owner ? undefined : await readPipedStdin());
+		if (input.initialMessage === undefined && args.extensionFlags.size === 0 && !owner) {
+			await pier.dispose();
+			throw new ArgsError(NEEDS_PROMPT);
+		}
+		let ownerCode: number | undefined;
+		const host = owner
+			? holdShutdown(runtime, async () => {
+					ownerCode = await stdioFinished();
+				})
+			: runtime;
 		// Each message argument is its own prompt, as in pi: `"/pirate" "hello"` toggles, then asks.
-		const code = await runPrintMode(runtime, { mode: args.output, ...input });
+		const printed = await runPrintMode(host, { mode: args.output, ...input });
 		await pier.extensionHost.shutdown("run finished");
-		return code;
+		return ownerCode ?? printed;
 	} finally {
 		await restoreStdout();
 	}
+}
+
+/** The runtime, with its dispose (which shuts the session down) waiting for `before` first. */
+function holdShutdown<T extends { dispose(): Promise<void> }>(runtime: T, before: () => Promise<void>): T {
+	return new Proxy(runtime, {
+		get(target, property) {
+			if (property === "dispose")
+				return async () => {
+					await before();
+					await target.dispose();
+				};
+			const value = Reflect.get(target, property, target);
+			return typeof value === "function" ? value.bind(target) : value;
+		},
+	});
 }

@@ -2,6 +2,7 @@
 import { InteractiveMode, runRpcMode } from "@earendil-works/pi-coding-agent";
 import { agentDir } from "../agent/paths.js";
 import { createPierRuntime, modelRefOf } from "../agent/session-factory.js";
+import { stdioOwner } from "../extensions/runtimes/native/stdio-owner.js";
 import { TrustStore } from "../extensions/trust-store.js";
 import type { CliArgs } from "./args.js";
 import { initialInput } from "./initial-message.js";
@@ -20,12 +21,14 @@ export async function runInteractive(args: CliArgs): Promise<number> {
 		process.stdout.write("No session selected\n");
 		return 0;
 	}
-	const { runtime, diagnostics } = await createPierRuntime({
+	const pier = await createPierRuntime({
 		...options,
 		mode: "tui",
 		askProjectTrust: (decision) => askTrustInTerminal(new TrustStore(options.agentDir ?? agentDir()), decision),
 	});
+	const { runtime, diagnostics } = pier;
 	reportDiagnostics(diagnostics);
+	if (await refusedForStdioOwner(pier, "the interactive terminal")) return 1;
 	initPiTheme(runtime.services.settingsManager, true);
 	const input = await initialInput(args, undefined);
 	const mode = new InteractiveMode(runtime, {
@@ -58,7 +61,22 @@ export async function runRpc(args: CliArgs): Promise<number> {
 		await pier.dispose();
 		return 1;
 	}
+	if (await refusedForStdioOwner(pier, "RPC mode")) return 1;
 	process.stderr.write(`pier: rpc mode · model ${modelRefOf(runtime) ?? "(none)"}\n`);
 	await runRpcMode(runtime);
 	return 0;
+}
+
+/**
+ * A native plugin that declared ownsStdio serves pier's stdin/stdout itself: the terminal UI and RPC mode need
+ * them too, so they refuse to start (pier run is the headless mode such a plugin runs in).
+ */
+async function refusedForStdioOwner(pier: { dispose(): Promise<void> }, what: string): Promise<boolean> {
+	const owner = stdioOwner();
+	if (!owner) return false;
+	process.stderr.write(
+		`pier: extension ${owner} owns stdin/stdout (its plugin declares ownsStdio), so ${what} cannot use them; run it headless with pier run -e <dir>\n`,
+	);
+	await pier.dispose();
+	return true;
 }

@@ -24,8 +24,10 @@ const ManifestWire = Type.Object(
 		schemaVersion: Type.Integer(),
 		id: Type.String(),
 		version: Type.Optional(Type.String()),
-		runtime: Type.Optional(Type.Union([Type.Literal("process"), Type.Literal("quickjs")])),
+		runtime: Type.Optional(Type.Union([Type.Literal("process"), Type.Literal("quickjs"), Type.Literal("native")])),
 		executable: Type.Optional(Type.String()),
+		/** pier's addition for `runtime: "native"`: the plugin library (a C-ABI shared object) inside the package. */
+		library: Type.Optional(Type.String()),
 		entry: Type.Optional(Type.String()),
 		arguments: Type.Optional(Type.Array(Type.String())),
 		capabilities: Type.Optional(Type.Array(CapabilitySchema)),
@@ -38,7 +40,17 @@ const checkWire = Compile(ManifestWire);
 
 export type ManifestRuntime =
 	| { kind: "process"; executable: string; arguments: string[] }
-	| { kind: "quickjs"; entry: string };
+	| { kind: "quickjs"; entry: string }
+	| { kind: "native"; library: string };
+
+export type RuntimeKind = ManifestRuntime["kind"];
+/** Every runtime a manifest can name, in the order docs and messages list them. */
+export const RUNTIME_KINDS: readonly RuntimeKind[] = ["process", "quickjs", "native"];
+
+/** Whether an extension kind (as packages and listings name it) is one of pier's manifest runtimes. */
+export function isManifestRuntime(kind: string): kind is RuntimeKind {
+	return (RUNTIME_KINDS as readonly string[]).includes(kind);
+}
 
 /** Where a manifest came from; a project manifest needs the project's trust. */
 export type ExtensionOrigin = "user" | "project" | "cli";
@@ -158,36 +170,7 @@ export function validateManifest(json: unknown, manifestPath: string): Extension
 	}
 
 	const root = canonicalDir(manifestPath, fail);
-	let runtime: ManifestRuntime;
-	if ((wire.runtime ?? "process") === "process") {
-		if (wire.entry !== undefined) fail("entry", "a process extension must not set entry (use executable)");
-		if (wire.executable === undefined) fail("executable", "a process extension requires executable");
-		const executable = containedFile(root, wire.executable!, "executable", fail);
-		try {
-			accessSync(executable, constants.X_OK);
-		} catch {
-			fail("executable", `${executable} is not executable (missing exec bit)`);
-		}
-		runtime = { kind: "process", executable, arguments: wire.arguments ?? [] };
-	} else {
-		if (wire.executable !== undefined) fail("executable", "a QuickJS extension must not set executable (use entry)");
-		if (wire.arguments !== undefined && wire.arguments.length > 0) {
-			fail("arguments", "a QuickJS extension does not support arguments");
-		}
-		if (wire.entry === undefined) fail("entry", "a QuickJS extension requires entry");
-		if (!/\.(m?js)$/.test(wire.entry!)) {
-			fail(
-				"entry",
-				"must end in .js or .mjs; TypeScript is not supported by the in-process QuickJS runtime (compile it to JavaScript first)",
-			);
-		}
-		for (const capability of QUICKJS_UNSUPPORTED_CAPABILITIES) {
-			if (capabilities.includes(capability)) {
-				fail("capabilities", `QuickJS extensions do not support the ${capability} capability`);
-			}
-		}
-		runtime = { kind: "quickjs", entry: containedFile(root, wire.entry!, "entry", fail) };
-	}
+	const runtime = manifestRuntime(wire, root, capabilities, fail);
 	return {
 		id: wire.id,
 		...(wire.version !== undefined ? { version: wire.version } : {}),
@@ -197,6 +180,53 @@ export function validateManifest(json: unknown, manifestPath: string): Extension
 		capabilities,
 		uiCapabilities,
 	};
+}
+
+type Fail = (field: string | undefined, problem: string) => never;
+
+/** The runtime-specific fields: each runtime takes its own and refuses the others' by name. */
+function manifestRuntime(wire: ManifestWire, root: string, capabilities: Capability[], fail: Fail): ManifestRuntime {
+	const kind = wire.runtime ?? "process";
+	if (kind !== "native" && wire.library !== undefined) {
+		fail("library", `only a native extension sets library (this one is runtime "${kind}")`);
+	}
+	if (kind === "process") {
+		if (wire.entry !== undefined) fail("entry", "a process extension must not set entry (use executable)");
+		if (wire.executable === undefined) fail("executable", "a process extension requires executable");
+		const executable = containedFile(root, wire.executable!, "executable", fail);
+		try {
+			accessSync(executable, constants.X_OK);
+		} catch {
+			fail("executable", `${executable} is not executable (missing exec bit)`);
+		}
+		return { kind: "process", executable, arguments: wire.arguments ?? [] };
+	}
+	if (kind === "native") {
+		if (wire.executable !== undefined) fail("executable", "a native extension must not set executable (use library)");
+		if (wire.entry !== undefined) fail("entry", "a native extension must not set entry (use library)");
+		if (wire.arguments !== undefined && wire.arguments.length > 0) {
+			fail("arguments", "a native extension does not support arguments");
+		}
+		if (wire.library === undefined) fail("library", 'a native extension requires library (e.g. "./libplugin.so")');
+		return { kind: "native", library: containedFile(root, wire.library!, "library", fail) };
+	}
+	if (wire.executable !== undefined) fail("executable", "a QuickJS extension must not set executable (use entry)");
+	if (wire.arguments !== undefined && wire.arguments.length > 0) {
+		fail("arguments", "a QuickJS extension does not support arguments");
+	}
+	if (wire.entry === undefined) fail("entry", "a QuickJS extension requires entry");
+	if (!/\.(m?js)$/.test(wire.entry!)) {
+		fail(
+			"entry",
+			"must end in .js or .mjs; TypeScript is not supported by the in-process QuickJS runtime (compile it to JavaScript first)",
+		);
+	}
+	for (const capability of QUICKJS_UNSUPPORTED_CAPABILITIES) {
+		if (capabilities.includes(capability)) {
+			fail("capabilities", `QuickJS extensions do not support the ${capability} capability`);
+		}
+	}
+	return { kind: "quickjs", entry: containedFile(root, wire.entry!, "entry", fail) };
 }
 
 function canonicalDir(manifestPath: string, fail: (field: string | undefined, problem: string) => never): string {

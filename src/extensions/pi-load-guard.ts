@@ -15,7 +15,7 @@
 import { realpathSync } from "node:fs";
 import { dirname, resolve, sep } from "node:path";
 import { DefaultPackageManager, type SettingsManager } from "@earendil-works/pi-coding-agent";
-import { projectConfigDir } from "../agent/paths.js";
+import { projectConfigDir } from "./project-dir.js";
 import { MANIFEST_FILE } from "./manifest.js";
 import { enclosingManifestDir } from "./manifest-dirs.js";
 import { projectAgentsSkillDirs, projectContentAllowed, type TrustDecision } from "./trust.js";

@@ -25,7 +25,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { type CreateAgentSessionServicesOptions, SettingsManager } from "@earendil-works/pi-coding-agent";
-import { projectConfigDir } from "../agent/paths.js";
+import { projectConfigDir } from "./project-dir.js";
 import { enclosingManifestDir, manifestDirsIn } from "./manifest-dirs.js";
 import { piPackageEntries } from "./packages/pi-view.js";
 import type { PackageResolution } from "./packages/resolve.js";

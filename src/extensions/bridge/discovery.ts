@@ -6,12 +6,11 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { projectConfigDir } from "../../agent/paths.js";
+import { projectConfigDir } from "../project-dir.js";
 import type { ExtensionSpec } from "../host/instance.js";
 import { type ExtensionOrigin, loadManifest, MANIFEST_FILE } from "../manifest.js";
 import { parseSource } from "../packages/sources.js";
-import { processSpec } from "../runtimes/process/launcher.js";
-import { quickjsSpec } from "../runtimes/quickjs/launcher.js";
+import { launchSpec } from "../runtimes/table.js";
 import { enclosingManifestDir, manifestDirsIn } from "../manifest-dirs.js";
 
 export interface ManifestSource {
@@ -103,21 +102,11 @@ export function protocolSpecs(
 	for (const source of sources) {
 		try {
 			const manifest = loadManifest(source.path, { origin: source.origin, projectTrusted: options.projectTrusted });
-			if (manifest.runtime.kind === "quickjs") {
-				specs.push(
-					quickjsSpec(manifest, {
-						cwd: options.cwd,
-						projectTrusted: options.projectTrusted,
-						deadlineMs: options.deadlineMs,
-						...(options.maxFrameBytes ? { maxFrameBytes: options.maxFrameBytes } : {}),
-					}),
-				);
-				continue;
-			}
 			specs.push(
-				processSpec(manifest, {
+				launchSpec(manifest, {
 					cwd: options.cwd,
 					projectTrusted: options.projectTrusted,
+					deadlineMs: options.deadlineMs,
 					...(options.maxFrameBytes ? { maxFrameBytes: options.maxFrameBytes } : {}),
 					...(options.environment ? { environment: options.environment } : {}),
 					...(source.packageId ? { packageId: source.packageId } : {}),

@@ -6,14 +6,14 @@
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { isAbsolute, join, resolve, sep } from "node:path";
-import { loadManifest } from "../manifest.js";
+import { loadManifest, type RuntimeKind } from "../manifest.js";
 
 export interface ExtensionIdentity {
 	id: string;
 	/** The canonical (symlink-free) manifest directory. */
 	dir: string;
 	digest: string;
-	runtime: "process" | "quickjs";
+	runtime: RuntimeKind;
 }
 
 export class GrantTargetError extends Error {

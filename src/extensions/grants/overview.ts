@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { loadManifest, MANIFEST_FILE } from "../manifest.js";
+import { loadManifest, MANIFEST_FILE, type RuntimeKind } from "../manifest.js";
 import { identityOf } from "./identity.js";
 import { readGrants } from "./store.js";
 import { GRANT_MEANING, GRANTS, type Grant, sortedGrants } from "./vocabulary.js";
@@ -14,7 +14,7 @@ export interface InstalledExtension {
 	id: string;
 	/** The canonical manifest directory: what a grant binds to. */
 	dir: string;
-	runtime: "process" | "quickjs";
+	runtime: RuntimeKind;
 	/** What the manifest declares (capabilities and UI capabilities). */
 	capabilities: string[];
 	uiCapabilities: string[];

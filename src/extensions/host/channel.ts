@@ -23,4 +23,9 @@ export interface Channel {
 	readonly exited: Promise<void>;
 	/** Recent diagnostic output of the peer (a process's stderr tail), for error messages. */
 	diagnostics(): string;
+	/**
+	 * A runtime whose extensions declare a load order (native plugins' `declare.priority`: smaller first):
+	 * the host orders such extensions among themselves; the others keep their places.
+	 */
+	readonly loadPriority?: number;
 }

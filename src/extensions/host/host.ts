@@ -150,6 +150,23 @@ function uniqueIds(specs: readonly ExtensionSpec[]): { unique: ExtensionSpec[]; 
 	return { unique: [...first.values()], duplicates };
 }
 
+/**
+ * Extensions whose runtime declares a load priority (native plugins) are ordered among themselves, smaller
+ * first, ties keeping their order; every other extension keeps its place. Registration order decides
+ * collisions and hook order, so this is what `declare.priority` means.
+ */
+function byLoadPriority(instances: ExtensionInstance[]): ExtensionInstance[] {
+	const slots = instances.flatMap((instance, index) => (instance.channel.loadPriority === undefined ? [] : [index]));
+	const ordered = slots
+		.map((index) => instances[index]!)
+		.sort((a, b) => a.channel.loadPriority! - b.channel.loadPriority!);
+	const result = [...instances];
+	slots.forEach((index, i) => {
+		result[index] = ordered[i]!;
+	});
+	return result;
+}
+
 export interface HookOutcome {
 	instance: ExtensionInstance;
 	result: { ok: true; value: unknown } | { ok: false; error: ExtensionError | Error };
@@ -233,9 +250,9 @@ export class ExtensionHost {
 			...duplicates,
 			...started.filter((s) => "failure" in s).map((s) => (s as { failure: LoadFailure }).failure),
 		];
-		const instances = started
-			.filter((s) => "instance" in s)
-			.map((s) => (s as { instance: ExtensionInstance }).instance);
+		const instances = byLoadPriority(
+			started.filter((s) => "instance" in s).map((s) => (s as { instance: ExtensionInstance }).instance),
+		);
 		for (const failure of failures) this.diagnose({ type: "error", extensionId: failure.id, message: failure.message });
 		if (allOrNothing && failures.length > 0) {
 			await Promise.all(instances.map((i) => i.shutdown("reload candidate rejected")));

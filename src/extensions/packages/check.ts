@@ -7,7 +7,7 @@ import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { type ManifestSource, protocolSpecs } from "../bridge/discovery.js";
 import { ExtensionHost } from "../host/host.js";
-import { MANIFEST_FILE } from "../manifest.js";
+import { isManifestRuntime, MANIFEST_FILE } from "../manifest.js";
 import type { ExtensionList, ListedExtension } from "./list.js";
 
 function manifestKey(dir: string): string {
@@ -24,9 +24,7 @@ function sourceOf(e: ListedExtension): ManifestSource {
 }
 
 export async function checkExtensions(model: ExtensionList): Promise<void> {
-	const candidates = model.extensions.filter(
-		(e) => e.state === "enabled" && (e.kind === "process" || e.kind === "quickjs"),
-	);
+	const candidates = model.extensions.filter((e) => e.state === "enabled" && isManifestRuntime(e.kind));
 	const host = new ExtensionHost({ mode: "print" });
 	const { specs, diagnostics } = protocolSpecs(candidates.map(sourceOf), {
 		cwd: model.cwd,

@@ -9,7 +9,7 @@ import { DefaultPackageManager, SettingsManager } from "@earendil-works/pi-codin
 import { MANIFEST_FILE } from "../manifest.js";
 import { type FilterCandidate, isSelected } from "./filter.js";
 
-export type ExtensionKind = "typescript" | "javascript" | "process" | "quickjs";
+export type ExtensionKind = "typescript" | "javascript" | "process" | "quickjs" | "native";
 
 export interface PackageExtension {
 	kind: ExtensionKind;
@@ -56,7 +56,7 @@ function manifestFacts(dir: string): { kind: ExtensionKind; id?: string } {
 	try {
 		const json = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), "utf8")) as { runtime?: unknown; id?: unknown };
 		return {
-			kind: json.runtime === "quickjs" ? "quickjs" : "process",
+			kind: json.runtime === "quickjs" || json.runtime === "native" ? json.runtime : "process",
 			...(typeof json.id === "string" ? { id: json.id } : {}),
 		};
 	} catch {

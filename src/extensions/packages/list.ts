@@ -10,7 +10,7 @@ import { isManifestPath } from "../bridge/discovery.js";
 import { packageDigest } from "../grants/identity.js";
 import { readGrants } from "../grants/store.js";
 import { sortedGrants } from "../grants/vocabulary.js";
-import { loadManifest } from "../manifest.js";
+import { isManifestRuntime, loadManifest } from "../manifest.js";
 import type { TrustDecision } from "../trust.js";
 import { manifestDirsIn, settingsForTrust } from "../trust-settings.js";
 import type { ExtensionKind } from "./contents.js";
@@ -117,7 +117,7 @@ function packageEntries(pkg: ResolvedPackage, agentDir: string): ListedExtension
 		},
 	};
 	return pkg.extensions.map((e) => {
-		if (e.kind === "process" || e.kind === "quickjs") return manifestEntry(e.path, where, e.enabled, false, agentDir);
+		if (isManifestRuntime(e.kind)) return manifestEntry(e.path, where, e.enabled, false, agentDir);
 		return {
 			id: e.name,
 			kind: e.kind,

@@ -9,6 +9,7 @@
 import { existsSync, statSync } from "node:fs";
 import { DefaultPackageManager, type SettingsManager } from "@earendil-works/pi-coding-agent";
 import { type PackageExtension, packageExtensions } from "./contents.js";
+import { isManifestRuntime } from "../manifest.js";
 import { filterOf } from "./filter.js";
 import { checkoutPath, headOf, matchesPin, stageAndSwap } from "./git.js";
 import { withPackageLock } from "./lock.js";
@@ -214,7 +215,7 @@ export function packageManifestSources(
 ): Array<{ path: string; origin: PackageScope; packageId: string }> {
 	return loadedPackages(resolution).flatMap((p) =>
 		p.extensions
-			.filter((e) => e.enabled && (e.kind === "process" || e.kind === "quickjs"))
+			.filter((e) => e.enabled && isManifestRuntime(e.kind))
 			.map((e) => ({ path: e.path, origin: p.scope, packageId: p.identity ?? p.source })),
 	);
 }

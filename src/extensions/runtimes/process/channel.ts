@@ -41,6 +41,11 @@ export interface ProcessLaunch {
 	maxFrameBytes?: number;
 	/** Where the extension comes from (its manifest path), for error messages. */
 	source?: string;
+	/**
+	 * The native plugin host's layout: the protocol on fds 3 (to the child) and 4 (from it), the child's fds 0
+	 * and 1 pier's own stdin/stdout (for a plugin that owns stdio; the host hides them from any other).
+	 */
+	protocolFds?: boolean;
 }
 
 /** After the child exits, how long its pipes may still deliver what it wrote before they are destroyed. */
@@ -125,6 +130,9 @@ class StderrTail {
 export class ProcessChannel implements Channel {
 	readonly exited: Promise<void>;
 	private readonly child: ChildProcess;
+	/** Where frames go to the child and come from it: its stdin/stdout, or fds 3/4. */
+	private readonly toChild: NodeJS.WritableStream & { writable: boolean; destroy(): void };
+	private readonly fromChild: NodeJS.ReadableStream & { destroy(): void };
 	private readonly stderr = new StderrTail();
 	private readonly decoder: FrameDecoder;
 	private readonly maxFrameBytes: number;
@@ -148,7 +156,7 @@ export class ProcessChannel implements Channel {
 				cwd: launch.cwd,
 				env,
 				detached: true, // its own process group: SIGKILL to -pid reaches every descendant that stays in it
-				stdio: ["pipe", "pipe", "pipe"],
+				stdio: launch.protocolFds ? ["inherit", "inherit", "pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe"],
 			});
 		} catch (error) {
 			// Node throws some spawn errors (E2BIG, EINVAL) instead of emitting them.
@@ -156,6 +164,10 @@ export class ProcessChannel implements Channel {
 			const { code, message } = error as NodeJS.ErrnoException;
 			throw new Error(spawnFailure(launch, code ?? message, true));
 		}
+		type Streams = [ProcessChannel["toChild"], ProcessChannel["fromChild"]];
+		[this.toChild, this.fromChild] = (
+			launch.protocolFds ? [this.child.stdio[3], this.child.stdio[4]] : [this.child.stdin, this.child.stdout]
+		) as Streams;
 		const pid = this.child.pid;
 		if (pid !== undefined) liveGroups.add(pid);
 		if (pid !== undefined && this.cgroup && !wrapped) adopt(this.cgroup, pid);
@@ -180,14 +192,14 @@ export class ProcessChannel implements Channel {
 			this.close(spawnFailure(launch, (error as NodeJS.ErrnoException).code ?? error.message, false));
 			this.release();
 		});
-		this.child.stdin!.on("error", () => {}); // EPIPE after the child died: reported by "close"
+		this.toChild.on("error", () => {}); // EPIPE after the child died: reported by "close"
 		this.child.stderr!.on("data", (chunk: Buffer) => this.stderr.push(chunk));
-		this.child.stdout!.on("data", (chunk: Buffer) => {
+		this.fromChild.on("data", (chunk: Buffer) => {
 			if (!this.spoke && this.cgroup && pid !== undefined) this.cgroup.verify(pid);
 			this.spoke = true;
 			this.receive(chunk);
 		});
-		this.child.stdout!.on("end", () => {
+		this.fromChild.on("end", () => {
 			try {
 				this.decoder.end();
 			} catch (error) {
@@ -207,7 +219,7 @@ export class ProcessChannel implements Channel {
 	}
 
 	send(frame: Parameters<Channel["send"]>[0]): void {
-		if (this.closedReason !== undefined || !this.child.stdin!.writable) {
+		if (this.closedReason !== undefined || !this.toChild.writable) {
 			throw new Error(`extension channel is closed${this.closedReason ? ` (${this.closedReason})` : ""}`);
 		}
 		const line = encodeFrameText(frame, this.maxFrameBytes);
@@ -217,7 +229,7 @@ export class ProcessChannel implements Channel {
 			this.outbox += line;
 			return;
 		}
-		this.child.stdin!.write(line);
+		this.toChild.write(line);
 		this.outbox = "";
 		setImmediate(this.flush);
 	}
@@ -225,7 +237,7 @@ export class ProcessChannel implements Channel {
 	private readonly flush = (): void => {
 		const lines = this.outbox!;
 		this.outbox = undefined;
-		if (lines.length > 0 && this.closedReason === undefined) this.child.stdin!.write(lines);
+		if (lines.length > 0 && this.closedReason === undefined) this.toChild.write(lines);
 	};
 
 	async terminate(): Promise<void> {
@@ -264,6 +276,8 @@ export class ProcessChannel implements Channel {
 		if (this.child.pid !== undefined) this.killDescendants();
 		this.child.stdin?.destroy();
 		this.child.stdout?.destroy();
+		this.toChild?.destroy();
+		this.fromChild?.destroy();
 		this.child.stderr?.destroy();
 	}
 
