@@ -62,12 +62,23 @@ function parseToolRequest(text: string): { tool: string; args: Record<string, un
 	}
 }
 
+/** In the chamber (`pier serve` marks the process, as PiChamber extensions expect), models are set up in the page. */
+const inChamber = () => (globalThis as Record<string, unknown>).__PICHAMBER__ !== undefined;
+
 export function explainDemo(prompt: string): string {
 	const shown = prompt.length > 80 ? `${prompt.slice(0, 77)}...` : prompt;
+	const setUp = inChamber()
+		? [
+				"To use a real model, open Providers at the top of this page: set an API key (stored in pi's auth.json)",
+				"or add an OpenAI-compatible provider, then pick its model in the model picker below the composer.",
+			]
+		: [
+				"To use a real model, set a provider API key such as ANTHROPIC_API_KEY or OPENAI_API_KEY,",
+				"or add a provider to ~/.pi/agent/models.json, then choose it with --model provider/id.",
+			];
 	return [
 		`This is pier's offline demo model (${DEMO_MODEL_REF}); it does not understand "${shown}".`,
-		"To use a real model, set a provider API key such as ANTHROPIC_API_KEY or OPENAI_API_KEY,",
-		"or add a provider to ~/.pi/agent/models.json, then choose it with --model provider/id.",
+		...setUp,
 		'The demo model can call tools: type a tool name followed by JSON arguments, e.g. weather {"city":"London"}.',
 	].join(" ");
 }

@@ -174,6 +174,13 @@ export const api = {
 	/** The project's trust as the daemon sees it (an empty cwd: the daemon's own directory). */
 	projectTrust: (cwd: string) => request<TrustView>("GET", `/api/pi/projects/trust?cwd=${enc(cwd || ".")}`),
 	grants: <T>() => request<T>("GET", "/api/pi/grants"),
+	providers: <T>() => request<T>("GET", "/api/pi/providers"),
+	setProviderKey: (provider: string, apiKey: string) =>
+		request<{ provider: string; credentials: string }>("PUT", `/api/pi/providers/${enc(provider)}/key`, { apiKey }),
+	removeProviderKey: (provider: string) =>
+		request<{ provider: string; credentials: string }>("DELETE", `/api/pi/providers/${enc(provider)}/key`),
+	addProvider: (body: { id: string; baseUrl: string; api: string; apiKey?: string; models: { id: string }[] }) =>
+		request<{ provider: string; models: number }>("POST", "/api/pi/providers", body),
 	/** `dir` binds the grant to that extension directory (needed when the id alone does not say which). */
 	setGrants: (id: string, grants: string[], dir?: string) =>
 		request<{ id: string; dir?: string; grants: string[] }>("PUT", `/api/pi/grants/${enc(id)}`, {

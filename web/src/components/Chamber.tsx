@@ -7,6 +7,7 @@ import { api, describeError } from "../api.js";
 import { EventStream, type StreamStatus } from "../stream.js";
 import type { CommandTrigger, EventPayloads, SessionSummary } from "../types.js";
 import { Grants } from "./Grants.js";
+import { Providers } from "./Providers.js";
 import { PairDevice } from "./PairDevice.js";
 import { type SessionHeader, SessionScreen } from "./SessionScreen.js";
 import { SessionList } from "./SessionList.js";
@@ -137,6 +138,7 @@ export function Chamber({ onSignOut, onUnauthorized }: Props) {
 				>
 					{live ? "live" : "reconnecting"}
 				</span>
+				<Providers />
 				<Grants />
 				<PairDevice />
 				<button type="button" class="signout" onClick={onSignOut}>

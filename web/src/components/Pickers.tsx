@@ -7,6 +7,11 @@ import { useToast } from "./Toasts.js";
 /** By session: a session's extensions may provide models of their own. */
 const modelsCache = new Map<string, Promise<ModelView[]>>();
 
+/** After a provider's key or a custom provider changed: the next picker asks again. */
+export function forgetModels(): void {
+	modelsCache.clear();
+}
+
 export function loadModels(sessionId: string): Promise<ModelView[]> {
 	let models = modelsCache.get(sessionId);
 	if (!models) {
