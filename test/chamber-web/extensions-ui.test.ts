@@ -1,12 +1,15 @@
 /**
- * The Extensions panel in a real browser: a session running the examples (a TypeScript, a QuickJS and a
- * process extension) lists each with its kind, state and metrics; a tool call counts; Reload restarts them.
+ * The Extensions panel in a real browser: a session running one extension of each kind (pier serve's
+ * TypeScript, QuickJS and process examples, a JavaScript file and the native echo plugin, built with cargo)
+ * lists each with its kind, state and metrics; a tool call counts; Reload restarts them.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Browser } from "playwright-core";
-import { join } from "node:path";
+import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { type Serve, startServe } from "../helpers/chamber.js";
+import { nativeLibrary } from "../helpers/native-build.js";
 import { REPO_ROOT, tempDir } from "../helpers/pier-cli.js";
 import { DESKTOP, idle, launchBrowser, newSession, PASSWORD, send, signIn, until } from "./browser-helpers.js";
 
@@ -16,12 +19,25 @@ describe("the Extensions panel", () => {
 	let browser: Browser;
 
 	before(async () => {
-		// pier serve's own examples: one extension of each of those kinds.
+		const native = join(dir.path, "native-echo");
+		mkdirSync(native);
+		const library = await nativeLibrary("native-echo");
+		copyFileSync(library, join(native, basename(library)));
+		copyFileSync(join(REPO_ROOT, "examples/native/echo/pi-extension.json"), join(native, "pi-extension.json"));
+		const js = join(dir.path, "plain.js");
+		writeFileSync(
+			js,
+			'export default function (pi) { pi.registerCommand("plain", { description: "a JS command", handler: async () => {} }); }\n',
+		);
 		serve = await startServe(
 			[
-				...["examples/extensions/chamber-demo.ts", "examples/quickjs/hello", "examples/process/node-weather"].flatMap(
-					(p) => ["-e", join(REPO_ROOT, p)],
-				),
+				...[
+					join(REPO_ROOT, "examples/extensions/chamber-demo.ts"),
+					join(REPO_ROOT, "examples/quickjs/hello"),
+					join(REPO_ROOT, "examples/process/node-weather"),
+					js,
+					native,
+				].flatMap((p) => ["-e", p]),
 				"--state-dir",
 				join(dir.path, "state"),
 				"--ui-password",
@@ -48,9 +64,14 @@ describe("the Extensions panel", () => {
 		await idle(page);
 		await page.getByTestId("extensions").click();
 		const items = page.locator('.extensions-panel [data-testid="extension"]');
-		await until(async () => (await items.count()) >= 3, "the three example extensions");
+		await until(async () => (await items.count()) >= 5, "one extension of each kind");
 		const kinds = await items.evaluateAll((els) => els.map((e) => e.getAttribute("data-kind")).sort());
-		assert.deepEqual(kinds, ["process", "quickjs", "typescript"], (await items.allTextContents()).join(" | "));
+		assert.deepEqual(
+			kinds,
+			["javascript", "native", "process", "quickjs", "typescript"],
+			(await items.allTextContents()).join(" | "),
+		);
+		assert.match((await items.filter({ hasText: "native-echo" }).first().textContent()) ?? "", /tools: echo/);
 		const weather = items.filter({ hasText: "weather" }).first();
 		assert.match((await weather.getByTestId("extension-state").textContent()) ?? "", /active|running/);
 		await until(
