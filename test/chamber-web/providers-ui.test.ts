@@ -57,6 +57,12 @@ describe("the Providers view", () => {
 		await send(page, "hello");
 		await see(rows(page, "assistant"), "open Providers at the top of this page");
 		await idle(page);
+		// pier/demo has no reasoning: the thinking picker offers only "off".
+		const levels = await page
+			.getByTestId("thinking-picker")
+			.locator("option")
+			.evaluateAll((els) => els.map((e) => e.getAttribute("value")));
+		assert.deepEqual(levels, ["off"]);
 		await page.getByTestId("providers").click();
 		const openai = page.locator('[data-testid="provider"][data-provider="openai"]');
 		await openai.waitFor({ timeout: STEP });
