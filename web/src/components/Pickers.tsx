@@ -50,48 +50,68 @@ interface ModelPickerProps {
 	onChanged: (model: string) => void;
 }
 
+/** Past this many models the picker gets a filter box (name, id or provider). */
+const SEARCH_FROM = 8;
+
 export function ModelPicker({ sessionId, model, onChanged }: ModelPickerProps) {
-	const models = useModels(sessionId);
+	const all = useModels(sessionId);
 	const [busy, setBusy] = useState(false);
+	const [filter, setFilter] = useState("");
 	const toast = useToast();
+	const q = filter.trim().toLowerCase();
+	// The current model stays listed whatever the filter says: the select must show what the session has.
+	const models = q ? all.filter((m) => m.ref === model || `${m.ref} ${m.name}`.toLowerCase().includes(q)) : all;
 	const known = models.some((m) => m.ref === model);
 	return (
-		<select
-			class="picker"
-			data-testid="model-picker"
-			aria-label="Model"
-			title="Model"
-			value={model ?? ""}
-			disabled={busy}
-			onChange={async (e) => {
-				const el = e.currentTarget;
-				const ref = el.value;
-				if (!ref || ref === model) return;
-				setBusy(true);
-				try {
-					const r = await api.setModel(sessionId, ref);
-					onChanged(r.model);
-				} catch (err) {
-					toast(describeError(err), "error");
-					// The select shows what was picked; put it back to what the session has.
-					el.value = model ?? "";
-				} finally {
-					setBusy(false);
-				}
-			}}
-		>
-			{!model && <option value="">No model</option>}
-			{model && !known && <option value={model}>{model}</option>}
-			{byProvider(models).map(([provider, list]) => (
-				<optgroup key={provider} label={provider}>
-					{list.map((m) => (
-						<option key={m.ref} value={m.ref}>
-							{m.name === m.ref ? m.ref : `${m.name} (${m.provider})`}
-						</option>
-					))}
-				</optgroup>
-			))}
-		</select>
+		<>
+			{all.length > SEARCH_FROM && (
+				<input
+					type="search"
+					class="picker-filter"
+					data-testid="model-filter"
+					aria-label="Filter models"
+					placeholder="Filter models"
+					value={filter}
+					onInput={(e) => setFilter(e.currentTarget.value)}
+				/>
+			)}
+			<select
+				class="picker"
+				data-testid="model-picker"
+				aria-label="Model"
+				title="Model"
+				value={model ?? ""}
+				disabled={busy}
+				onChange={async (e) => {
+					const el = e.currentTarget;
+					const ref = el.value;
+					if (!ref || ref === model) return;
+					setBusy(true);
+					try {
+						const r = await api.setModel(sessionId, ref);
+						onChanged(r.model);
+					} catch (err) {
+						toast(describeError(err), "error");
+						// The select shows what was picked; put it back to what the session has.
+						el.value = model ?? "";
+					} finally {
+						setBusy(false);
+					}
+				}}
+			>
+				{!model && <option value="">No model</option>}
+				{model && !known && <option value={model}>{model}</option>}
+				{byProvider(models).map(([provider, list]) => (
+					<optgroup key={provider} label={provider}>
+						{list.map((m) => (
+							<option key={m.ref} value={m.ref}>
+								{m.name === m.ref ? m.ref : `${m.name} (${m.provider})`}
+							</option>
+						))}
+					</optgroup>
+				))}
+			</select>
+		</>
 	);
 }
 
