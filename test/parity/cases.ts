@@ -20,6 +20,9 @@ export interface ParityCase {
 	prompts: string[];
 	/** Extra options before the prompts, both modes (extension flags such as --plan). */
 	args?: string[];
+	/** Print mode only: message arguments before the prompts (`@file`), and text piped to stdin. */
+	printArgs?: string[];
+	stdin?: string;
 	/** RPC commands sent after the prompts (session actions the example hooks). */
 	rpcExtra?: RpcCommand[];
 	setup?: (world: World) => void;
@@ -72,7 +75,11 @@ export const CASES: ParityCase[] = [
 		// The hook sources ~/.profile; without one, bash's complaint races the command's output.
 		setup: (w) => writeFileSync(join(w.home, ".profile"), "# parity\n"),
 	},
-	{ example: "bookmark.ts", prompts: ["hello", "/bookmark first", "/unbookmark"] },
+	{
+		example: "bookmark.ts",
+		prompts: ["hello", "/bookmark first", "/unbookmark"],
+		rpcExtra: [{ type: "get_messages" }],
+	},
 	{
 		example: "border-status-editor.ts",
 		prompts: ["hello"],
@@ -86,9 +93,10 @@ export const CASES: ParityCase[] = [
 			mkdirSync(join(w.project, ".claude", "rules"), { recursive: true });
 			writeFileSync(join(w.project, ".claude", "rules", "testing.md"), "# Testing\nAlways test.\n");
 		},
+		printArgs: ["@notes.txt"],
 	},
 	{ example: "commands.ts", prompts: ["/commands", "/commands extension"] },
-	{ example: "confirm-destructive.ts", prompts: ["hello"], rpcExtra: [{ type: "new_session" }] },
+	{ example: "confirm-destructive.ts", prompts: ["hello"], rpcExtra: [{ type: "clone" }, { type: "new_session" }] },
 	{
 		example: "custom-compaction.ts",
 		prompts: ["hello", "again"],
@@ -110,7 +118,7 @@ export const CASES: ParityCase[] = [
 	{
 		example: "dirty-repo-guard.ts",
 		prompts: ["hello"],
-		rpcExtra: [{ type: "new_session" }],
+		rpcExtra: [{ type: "clone" }, { type: "new_session" }],
 		setup: (w) => gitRepo(w, true),
 	},
 	{
@@ -132,7 +140,7 @@ export const CASES: ParityCase[] = [
 	{
 		example: "git-checkpoint.ts",
 		prompts: [call("write", { path: "notes.txt", content: "rewritten\n" })],
-		rpcExtra: [{ type: "get_fork_messages" }],
+		rpcExtra: [{ type: "get_fork_messages" }, { type: "clone" }],
 		setup: (w) => gitRepo(w),
 	},
 	{
@@ -141,7 +149,11 @@ export const CASES: ParityCase[] = [
 		limits: "gh is not installed and the issues live on github.com; autocomplete is a TTY feature",
 	},
 	{ example: "handoff.ts", prompts: ["hello", "/handoff write the tests"] },
-	{ example: "hello.ts", prompts: [call("hello", { name: "Parity" })] },
+	{
+		example: "hello.ts",
+		prompts: [call("hello", { name: "Parity" })],
+		rpcExtra: [{ type: "export_html", outputPath: "session.html" }],
+	},
 	{ example: "hidden-thinking-label.ts", prompts: ["/thinking-label Pondering"] },
 	{ example: "inline-bash.ts", prompts: ["what does !{echo parity-inline} print?"] },
 	{ example: "input-transform.ts", prompts: ["ping", "?quick what is pi", "plain text"] },
@@ -158,7 +170,7 @@ export const CASES: ParityCase[] = [
 	{
 		example: "model-status.ts",
 		prompts: ["hello"],
-		rpcExtra: [{ type: "set_model", provider: "parity", modelId: "parity-model" }],
+		rpcExtra: [{ type: "set_model", provider: "parity", modelId: "parity-model" }, { type: "cycle_thinking_level" }],
 	},
 	{ example: "notify.ts", prompts: ["hello"] },
 	{
@@ -180,7 +192,7 @@ export const CASES: ParityCase[] = [
 				JSON.stringify({ quick: { thinkingLevel: "low", tools: ["read"], instructions: "Be quick." } }),
 			),
 	},
-	{ example: "prompt-customizer.ts", prompts: ["hello"] },
+	{ example: "prompt-customizer.ts", prompts: ["hello"], stdin: "text from a pipe\n" },
 	{ example: "protected-paths.ts", prompts: [call("write", { path: ".env", content: "SECRET=1\n" })] },
 	{ example: "provider-payload.ts", prompts: ["hello"] },
 	{ example: "qna.ts", prompts: ["What is A? What is B?", "/qna"] },
@@ -198,14 +210,22 @@ export const CASES: ParityCase[] = [
 	},
 	{ example: "rainbow-editor.ts", prompts: ["hello"], limits: "the editor is a TTY component" },
 	{ example: "reload-runtime.ts", prompts: ["/reload-runtime", call("reload_runtime")] },
-	{ example: "rpc-demo.ts", prompts: ["/rpc-input", "/rpc-editor", "/rpc-prefill", "hello"] },
+	{
+		example: "rpc-demo.ts",
+		prompts: ["/rpc-input", "/rpc-editor", "/rpc-prefill", "hello"],
+		rpcExtra: [{ type: "new_session" }],
+	},
 	{
 		example: "sandbox",
 		prompts: ["hello"],
 		limits: "@anthropic-ai/sandbox-runtime is not installed (the example says to npm install it)",
 	},
 	{ example: "send-user-message.ts", prompts: ["/ask what is one", "/followup and two", "/steer three"] },
-	{ example: "session-name.ts", prompts: ["/session-name parity run", "hello"] },
+	{
+		example: "session-name.ts",
+		prompts: ["/session-name parity run", "hello"],
+		rpcExtra: [{ type: "set_session_name", name: "renamed" }, { type: "get_session_stats" }],
+	},
 	{ example: "shutdown-command.ts", prompts: ["hello", call("finish_and_exit"), "/quit"] },
 	{ example: "snake.ts", prompts: ["/snake"], limits: "the game is a TTY component" },
 	{ example: "space-invaders.ts", prompts: ["/invaders"], limits: "the game is a TTY component" },
@@ -249,6 +269,7 @@ export const CASES: ParityCase[] = [
 	{
 		example: "todo.ts",
 		prompts: [call("todo", { action: "add", text: "write parity" }), call("todo", { action: "list" }), "/todos"],
+		rpcExtra: [{ type: "clone" }, { type: "prompt", message: "/todos" }],
 	},
 	{ example: "tool-override.ts", prompts: [call("read", { path: "notes.txt" }), "/read-log"] },
 	{ example: "tools.ts", prompts: ["/tools", "hello"] },

@@ -13,8 +13,8 @@ export const NORMALISATIONS: Array<{ what: string; why: string }> = [
 	{ what: "127.0.0.1:<port> → 127.0.0.1:<port>", why: "every run gets its own model server on a free port" },
 	{ what: "UUIDs → <uuid-N>, numbered by first appearance", why: "session ids are random (UUIDv7)" },
 	{
-		what: "8-hex-digit strings → <id-N>, numbered by first appearance",
-		why: "session entry ids (id, parentId, …) are random",
+		what: "8-hex-digit words → <id-N>, numbered by first appearance (in fields and in text)",
+		why: 'session entry ids (id, parentId, …) are random, and extensions quote them ("Fork from entry …?")',
 	},
 	{
 		what: "ISO times, session-file name times, and numbers under `timestamp` keys → <time>",
@@ -39,7 +39,7 @@ export const NORMALISATIONS: Array<{ what: string; why: string }> = [
 ];
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-const SHORT_ID = /^[0-9a-f]{8}$/;
+const SHORT_ID = /\b[0-9a-f]{8}\b/g;
 const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}[:-]\d{2}[:-]\d{2}(?:[.-]\d{3})?Z/g;
 const PORT = /127\.0\.0\.1:\d+/g;
 const PIER_STDERR = /^pier: (?:model |rpc mode · model ).*$/;
@@ -55,10 +55,14 @@ export class Normaliser {
 		this.roots = [root, root.replace(/^\//, "").replace(/[/\\:]/g, "-")];
 	}
 
+	private readonly counts = new Map<string, number>();
+
 	private label(kind: string, value: string): string {
 		let label = this.labels.get(value);
 		if (!label) {
-			label = `<${kind}-${[...this.labels.values()].filter((l) => l.startsWith(`<${kind}-`)).length + 1}>`;
+			const n = (this.counts.get(kind) ?? 0) + 1;
+			this.counts.set(kind, n);
+			label = `<${kind}-${n}>`;
 			this.labels.set(value, label);
 		}
 		return label;
@@ -70,12 +74,13 @@ export class Normaliser {
 		return out
 			.replace(PORT, "127.0.0.1:<port>")
 			.replace(ISO_TIME, "<time>")
-			.replace(UUID, (uuid) => this.label("uuid", uuid));
+			.replace(UUID, (uuid) => this.label("uuid", uuid))
+			.replace(SHORT_ID, (id) => this.label("id", id));
 	}
 
 	json(value: unknown, key?: string): unknown {
 		if (key === "timestamp" && (typeof value === "number" || typeof value === "string")) return "<time>";
-		if (typeof value === "string") return SHORT_ID.test(value) ? this.label("id", value) : this.text(value);
+		if (typeof value === "string") return this.text(value);
 		if (Array.isArray(value)) return value.map((item) => this.json(item));
 		if (value && typeof value === "object") {
 			return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.json(v, k)]));

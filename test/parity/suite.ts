@@ -39,7 +39,7 @@ export function argsFor(testCase: ParityCase, mode: Mode): string[] {
 	const extra = testCase.args ?? [];
 	if (mode === "rpc") return ["--mode", "rpc", ...extension, ...extra];
 	const modeArgs = mode === "json" ? ["--mode", "json"] : ["-p"];
-	return [...modeArgs, ...extension, ...extra, ...testCase.prompts];
+	return [...modeArgs, ...extension, ...extra, ...(testCase.printArgs ?? []), ...testCase.prompts];
 }
 
 export function rpcCommands(testCase: ParityCase): RpcCommand[] {
@@ -61,6 +61,7 @@ function specFor(program: Program, testCase: ParityCase, mode: Mode): RunSpec {
 	const spec: RunSpec = { program, args: argsFor(testCase, mode) };
 	if (testCase.setup) spec.setup = testCase.setup;
 	if (mode === "rpc") spec.rpc = { commands: rpcCommands(testCase) };
+	else if (testCase.stdin !== undefined) spec.stdin = testCase.stdin;
 	return spec;
 }
 
