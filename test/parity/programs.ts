@@ -146,7 +146,3 @@ export async function runProgram(spec: RunSpec): Promise<RunOutput> {
 		await server.close();
 	}
 }
-
-export function removeWorld(world: World): void {
-	rmSync(world.root, { recursive: true, force: true });
-}

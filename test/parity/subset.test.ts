@@ -4,9 +4,11 @@
  * listed in known.ts fails. The whole suite is `npm run parity`.
  */
 import assert from "node:assert/strict";
+import { readdirSync } from "node:fs";
 import { describe, test } from "node:test";
 import { CASES } from "./cases.js";
 import { unlisted } from "./known.js";
+import { PI_EXAMPLES } from "./programs.js";
 import { runCase } from "./suite.js";
 
 /** A tool, a command with a system-prompt hook, a flag, input events, RPC dialogs, state across prompts. */
@@ -24,9 +26,7 @@ describe("pi parity: a representative subset", { concurrency: 2 }, () => {
 	}
 });
 
-test("the suite's cases cover every example that ships in the pi package", async () => {
-	const { readdirSync } = await import("node:fs");
-	const { PI_EXAMPLES } = await import("./programs.js");
+test("the suite's cases cover every example that ships in the pi package", () => {
 	const shipped = readdirSync(PI_EXAMPLES)
 		.filter((name) => name !== "README.md")
 		.sort();

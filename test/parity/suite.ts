@@ -3,8 +3,8 @@
  * their normalised outputs compared part by part. A difference is reported as the part and its first
  * differing line, pi's and pier's.
  */
-import { rmSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { basename, join } from "node:path";
 import type { ParityCase } from "./cases.js";
 import { explain } from "./known.js";
 import { type Comparable, comparable } from "./normalise.js";
@@ -34,8 +34,14 @@ export interface ModeResult {
 	outputs?: Record<Program, Comparable>;
 }
 
+/**
+ * Where the example is put: `-e <path>` (the default), or, with PARITY_PLACEMENT=global, a symlink in the
+ * agent directory's extensions/ for pi's (and pier's) discovery to find.
+ */
+const globalPlacement = () => process.env.PARITY_PLACEMENT === "global";
+
 export function argsFor(testCase: ParityCase, mode: Mode): string[] {
-	const extension = ["-e", join(PI_EXAMPLES, testCase.entry ?? testCase.example)];
+	const extension = globalPlacement() ? [] : ["-e", join(PI_EXAMPLES, testCase.entry ?? testCase.example)];
 	const extra = testCase.args ?? [];
 	if (mode === "rpc") return ["--mode", "rpc", ...extension, ...extra];
 	const modeArgs = mode === "json" ? ["--mode", "json"] : ["-p"];
@@ -59,7 +65,15 @@ const againstProgram = (): Program => (process.env.PARITY_SELF_CHECK === "1" ? "
 
 function specFor(program: Program, testCase: ParityCase, mode: Mode): RunSpec {
 	const spec: RunSpec = { program, args: argsFor(testCase, mode) };
-	if (testCase.setup) spec.setup = testCase.setup;
+	const setup = testCase.setup;
+	if (globalPlacement()) {
+		spec.setup = (world) => {
+			const entry = testCase.example; // a directory is found by its index.ts
+			mkdirSync(join(world.agentDir, "extensions"));
+			symlinkSync(join(PI_EXAMPLES, entry), join(world.agentDir, "extensions", basename(entry)));
+			setup?.(world);
+		};
+	} else if (setup) spec.setup = setup;
 	if (mode === "rpc") spec.rpc = { commands: rpcCommands(testCase) };
 	else if (testCase.stdin !== undefined) spec.stdin = testCase.stdin;
 	return spec;
