@@ -24,7 +24,8 @@ export interface FakeOpenAI {
 	close(): Promise<void>;
 }
 
-function chunk(model: string, delta: Record<string, unknown>, finish: string | null = null): string {
+/** One SSE `chat.completion.chunk` event (the parity model server streams with it too). */
+export function chunk(model: string, delta: Record<string, unknown>, finish: string | null = null): string {
 	const body = {
 		id: "chatcmpl-local",
 		object: "chat.completion.chunk",
