@@ -5,7 +5,6 @@
 import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
-import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { agentDir, SESSION_DIR_ENV } from "../agent/paths.js";
 import { decideProjectTrust } from "../extensions/trust.js";
 import { canonicalDir, TrustStore } from "../extensions/trust-store.js";
@@ -13,6 +12,7 @@ import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
 import { readJsonFile, writeJsonFile } from "./json-file.js";
 import { migrateChamberTrust } from "./trust-migration.js";
 import { LiveSession, SessionError } from "./live-session.js";
+import { SessionIndex } from "./session-index.js";
 import { SessionShelf } from "./session-shelf.js";
 import { readSessionFile, viewFromFile } from "./session-file.js";
 import { isCommandName } from "./ui/descriptors.js";
@@ -48,6 +48,8 @@ export class Chamber {
 	private readonly trustStore = new TrustStore(agentDir());
 	private readonly settingsFile: string;
 	private readonly shelf: SessionShelf;
+	/** Listings by project directory, reused while its files are unchanged (session-index.ts). */
+	private readonly index = new SessionIndex();
 
 	private readonly idleSweep: NodeJS.Timeout;
 
@@ -96,7 +98,7 @@ export class Chamber {
 	}
 
 	private async listAll(): Promise<SessionSummary[]> {
-		const stored = await SessionManager.listAll();
+		const stored = await this.index.listAll();
 		const byId = new Map<string, SessionSummary>();
 		for (const info of stored) {
 			this.files.set(info.id, info.path);
