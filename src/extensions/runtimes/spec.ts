@@ -19,3 +19,27 @@ export function manifestSpec(
 		launch,
 	};
 }
+
+/** What a child-process runtime (process, native) takes beyond the shared spec. */
+export interface ChildSpecOptions {
+	cwd: string;
+	projectTrusted: boolean;
+	/** What the host grants; defaults to exactly what the manifest declares. */
+	granted?: PermissionSet;
+	/** Declared environment entries for the child (nothing else of pier's environment is passed). */
+	environment?: Readonly<Record<string, string>>;
+	packageId?: string;
+	maxFrameBytes?: number;
+}
+
+/** The launch fields every child channel takes from the manifest and the options. */
+export function childLaunch(manifest: ExtensionManifest, options: ChildSpecOptions) {
+	return {
+		id: manifest.id,
+		cwd: manifest.root,
+		source: manifest.manifestPath,
+		...(options.environment ? { environment: options.environment } : {}),
+		...(options.packageId ? { packageId: options.packageId } : {}),
+		...(options.maxFrameBytes ? { maxFrameBytes: options.maxFrameBytes } : {}),
+	};
+}

@@ -2,21 +2,13 @@
 import { fileURLToPath } from "node:url";
 import type { ExtensionSpec } from "../../host/instance.js";
 import type { ExtensionManifest } from "../../manifest.js";
-import type { PermissionSet } from "../../protocol/capabilities.js";
-import { manifestSpec } from "../spec.js";
+import { type ChildSpecOptions, childLaunch, manifestSpec } from "../spec.js";
 import { NativeChannel } from "./channel.js";
 
 /** The plugin host's main, beside this file in dist. */
 export const PLUGIN_HOST_SCRIPT = fileURLToPath(new URL("./plugin-host.js", import.meta.url));
 
-export interface NativeSpecOptions {
-	cwd: string;
-	projectTrusted: boolean;
-	granted?: PermissionSet;
-	environment?: Readonly<Record<string, string>>;
-	packageId?: string;
-	maxFrameBytes?: number;
-}
+export type NativeSpecOptions = ChildSpecOptions;
 
 export function nativeSpec(manifest: ExtensionManifest, options: NativeSpecOptions): ExtensionSpec {
 	const runtime = manifest.runtime;
@@ -27,15 +19,10 @@ export function nativeSpec(manifest: ExtensionManifest, options: NativeSpecOptio
 		async () =>
 			new NativeChannel(
 				{
-					id: manifest.id,
+					...childLaunch(manifest, options),
 					library: runtime.library,
 					capabilities: manifest.capabilities,
 					uiCapabilities: manifest.uiCapabilities,
-					cwd: manifest.root,
-					source: manifest.manifestPath,
-					...(options.environment ? { environment: options.environment } : {}),
-					...(options.packageId ? { packageId: options.packageId } : {}),
-					...(options.maxFrameBytes ? { maxFrameBytes: options.maxFrameBytes } : {}),
 				},
 				PLUGIN_HOST_SCRIPT,
 			),
