@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 /**
  * Issue 14: pier behaves as pi on pi's own command lines, through the real bin, with pi's
  * example extensions as fixtures.
@@ -7,7 +8,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { ApiClient, startServe } from "./helpers/chamber.js";
-import { jsonLines, REPO_ROOT, runPier, tempDir } from "./helpers/pier-cli.js";
+import { cleanEnv, jsonLines, REPO_ROOT, runPier, tempDir } from "./helpers/pier-cli.js";
 
 const PI_EXAMPLES = join(REPO_ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "examples", "extensions");
 const ESC = "\u001b";
@@ -230,5 +231,36 @@ describe("newcomer cases", () => {
 		const result = await runPier(["--help"], { agentDir: dir.path });
 		for (const flag of ["-p, --print", "--tools", "--append-system-prompt", "--no-session"])
 			assert.ok(result.stdout.includes(flag), flag);
+	});
+
+	test("pier --help shows every option pi's own --help lists, and pier's commands beside them", async () => {
+		using dir = tempDir();
+		const pi = spawnSync(
+			process.execPath,
+			[join(REPO_ROOT, "node_modules/@earendil-works/pi-coding-agent/dist/cli.js"), "--help"],
+			{
+				env: cleanEnv(dir.path),
+				encoding: "utf8",
+			},
+		);
+		// pi's help also names an example extension's flag ("e.g., --plan from plan-mode"): not an option of pi's.
+		const piOptions = [...new Set((pi.stdout + pi.stderr).match(/(?<=^|\s)--[a-z][a-z-]+/gm) ?? [])].filter(
+			(o) => o !== "--plan",
+		);
+		assert.ok(piOptions.length > 30, `pi's help lists its options: ${piOptions.join(" ")}`);
+		const result = await runPier(["--help"], { agentDir: dir.path });
+		for (const option of piOptions) assert.ok(result.stdout.includes(option), `pier --help lacks ${option}`);
+		for (const command of [
+			"pier run",
+			"pier serve",
+			"pier sessions",
+			"pier trust",
+			"pier install",
+			"pier list",
+			"pier ext",
+			"pier pair",
+			"pier grant",
+		])
+			assert.ok(result.stdout.includes(command), `pier --help lacks ${command}`);
 	});
 });

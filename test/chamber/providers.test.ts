@@ -103,6 +103,17 @@ test("a custom OpenAI-compatible provider added through the API answers a prompt
 	stream.close();
 	assert.ok(server.requests.length > 0, "the custom provider's server was asked");
 	assert.equal(server.requests[0]!.headers.authorization, `Bearer ${SECRET}`);
+	// Every other route the page calls, with a session that uses the keyed provider.
+	for (const path of [
+		`/api/pi/sessions/${id}`,
+		`/api/pi/sessions/${id}/rows`,
+		`/api/pi/extensions?session=${id}`,
+		`/api/pi/models?session=${id}`,
+		"/api/pi/projects/trust",
+		"/api/pi/providers",
+		"/api/auth/tokens",
+	])
+		assert.equal((await call("GET", path)).status, 200, path);
 	for (const body of bodies) assert.ok(!body.includes(SECRET), "no response carries the custom provider's key");
 
 	for (const bad of [
