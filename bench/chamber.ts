@@ -6,7 +6,7 @@
  * - `sessions.list.1000`: `GET /api/pi/sessions` over 1,000 session files of ~100 KB (pi's
  *   SessionManager.listAll, which the chamber's listing is), warm, beside reading those files in full.
  * - `hydrate.N`: `GET /api/pi/sessions/:id?rows=300` of a session not running, so the chamber rebuilds its
- *   transcript from the N-entry file (session-file.ts: readSessionFile → viewFromFile), beside pi's own
+ *   view from the N-entry file (session-file.ts: viewOfFile, rows parsed for the page only), beside pi's own
  *   `SessionManager.open(file)` of the same file.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";

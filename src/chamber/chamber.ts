@@ -14,7 +14,8 @@ import { migrateChamberTrust } from "./trust-migration.js";
 import { LiveSession, SessionError } from "./live-session.js";
 import { SessionIndex } from "./session-index.js";
 import { SessionShelf } from "./session-shelf.js";
-import { readSessionFile, viewFromFile } from "./session-file.js";
+import { viewOfFile } from "./session-file.js";
+import { pageOf, type RowPage } from "./transcript.js";
 import { isCommandName } from "./ui/descriptors.js";
 import { BUILTIN_SHORTCUTS } from "./ui/shortcuts.js";
 import type { CreateSessionBody, SessionSummary, SessionView, TrustView, UiSettings } from "./wire.js";
@@ -34,6 +35,11 @@ export interface ChamberOptions {
 	replay?: { maxEvents?: number; maxBytes?: number };
 	/** A session nobody uses for this long is closed (its file keeps everything). Default 15 minutes. */
 	idleCloseMs?: number;
+}
+
+/** A whole view cut to a page of its rows. */
+function withPage(view: SessionView, page: { limit?: number; before?: string }): SessionView & RowPage {
+	return { ...view, ...pageOf(view.rows, page) };
 }
 
 export class Chamber {
@@ -196,15 +202,16 @@ export class Chamber {
 
 	/**
 	 * What a client shows for a session: the live view, or (for a session not running) the view read from its
-	 * file. Reading does not start the session; neither does its event stream (see `running`).
+	 * file, with the page of rows asked for (`pageOf`). Reading does not start the session; neither does its
+	 * event stream (see `running`).
 	 */
-	async view(id: string): Promise<SessionView> {
+	async view(id: string, page: { limit?: number; before?: string } = {}): Promise<SessionView & RowPage> {
 		const live = this.live.get(id);
-		if (live) return live.view();
+		if (live) return withPage(live.view(), page);
 		const file = await this.fileOf(id);
-		const parsed = file ? readSessionFile(file) : undefined;
-		if (parsed) return viewFromFile(parsed);
-		return (await this.get(id)).view();
+		const fromFile = file ? viewOfFile(file, page) : undefined;
+		if (fromFile) return fromFile;
+		return withPage((await this.get(id)).view(), page);
 	}
 
 	/** pi names session files `<time>_<id>.jsonl`: a directory listing finds one without parsing any. */

@@ -9,7 +9,7 @@ import { commandContextActions } from "../agent/command-actions.js";
 import { createPierRuntime, modelRefOf, type PierRuntime, type SessionTarget } from "../agent/session-factory.js";
 import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
 import { depthMessage, valueTooDeep } from "../extensions/protocol/depth.js";
-import { ENTRY_DEPTH, ERROR_ENTRY, rowOf, rowsOf, summaryOf } from "./transcript.js";
+import { ENTRY_DEPTH, ERROR_ENTRY, entryFacts, rowOf, rowsOf, summaryOf } from "./transcript.js";
 import { OutsideWrites } from "./outside-writes.js";
 import { PiExtensionMetrics } from "./pi-metrics.js";
 import { AppMounts } from "./ui/app-mounts.js";
@@ -333,7 +333,7 @@ export class LiveSession {
 		const name = manager.getSessionName();
 		// A session pi has not written yet still has its header in memory.
 		const header = manager.getHeader() ?? { id: this.id, cwd: manager.getCwd(), timestamp: new Date().toISOString() };
-		return summaryOf({ ...header, id: this.id }, manager.getEntries(), {
+		return summaryOf({ ...header, id: this.id }, entryFacts(manager.getEntries()), {
 			...(name ? { name } : {}),
 			live: true,
 			streaming: this.session.isStreaming,

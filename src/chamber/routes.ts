@@ -14,7 +14,6 @@ import { grantRoutes } from "./grant-routes.js";
 import { providerRoutes, thinkingLevelsOf } from "./provider-routes.js";
 import { jsonError } from "./http-errors.js";
 import { SessionError } from "./live-session.js";
-import { latestRows, pageOf } from "./transcript.js";
 import { Bodies, type ModelView } from "./wire.js";
 
 const validators = new Map<TSchema, ReturnType<typeof Compile>>();
@@ -78,15 +77,17 @@ export function piRoutes(chamber: Chamber): Hono {
 	app.get("/sessions/:id", async (c) => {
 		const limit = rowLimit(c.req.query("rows"));
 		if (limit === null) return jsonError(c, 400, "bad_request", BAD_ROW_LIMIT);
-		return c.json(latestRows(await chamber.view(c.req.param("id")), limit));
+		const { olderRows, ...view } = await chamber.view(c.req.param("id"), limit === undefined ? {} : { limit });
+		return c.json(olderRows > 0 ? { ...view, olderRows } : view);
 	});
 
 	app.get("/sessions/:id/rows", async (c) => {
 		const limit = rowLimit(c.req.query("limit"));
 		if (limit === null) return jsonError(c, 400, "bad_request", BAD_ROW_LIMIT);
-		const { rows } = await chamber.view(c.req.param("id"));
 		const before = c.req.query("before");
-		return c.json(pageOf(rows, { ...(limit !== undefined ? { limit } : {}), ...(before ? { before } : {}) }));
+		const page = { ...(limit !== undefined ? { limit } : {}), ...(before ? { before } : {}) };
+		const { rows, olderRows } = await chamber.view(c.req.param("id"), page);
+		return c.json({ rows, olderRows });
 	});
 
 	// The one way to start a session without acting on it: viewing it (GET, the event stream) never does.

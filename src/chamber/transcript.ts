@@ -163,6 +163,12 @@ export function rowsOf(entries: readonly SessionEntry[]): TranscriptRow[] {
 	return rows;
 }
 
+/** A page of rows and how many rows come before it. */
+export interface RowPage {
+	rows: TranscriptRow[];
+	olderRows: number;
+}
+
 /**
  * A page of rows: the last `limit` rows (all when no limit), or the last `limit` before the row `before`.
  * `olderRows` counts what remains before the page.
@@ -170,7 +176,7 @@ export function rowsOf(entries: readonly SessionEntry[]): TranscriptRow[] {
 export function pageOf(
 	rows: readonly TranscriptRow[],
 	{ limit, before }: { limit?: number; before?: string },
-): { rows: TranscriptRow[]; olderRows: number } {
+): RowPage {
 	let end = rows.length;
 	if (before !== undefined) {
 		const at = rows.findIndex((r) => r.id === before);
@@ -187,22 +193,38 @@ export function latestRows<V extends { rows: TranscriptRow[]; olderRows?: number
 	return { ...view, rows: page.rows, olderRows: page.olderRows };
 }
 
-/** A session's list entry from its header and entries: one definition for live sessions and files alike. */
-export function summaryOf(
-	header: { id: string; cwd: string; timestamp: string },
-	entries: readonly SessionEntry[],
-	state: { name?: string; live: boolean; streaming: boolean },
-): SessionSummary {
+/** What a session's list entry needs from its entries (a file reader counts them without parsing each). */
+export interface EntryFacts {
+	messageCount: number;
+	/** The last entry's timestamp. */
+	modifiedAt?: string;
+	firstUser?: SessionEntry;
+}
+
+export function entryFacts(entries: readonly SessionEntry[]): EntryFacts {
 	const messages = entries.filter((e) => e.type === "message");
 	const firstUser = messages.find((e) => e.type === "message" && e.message.role === "user");
-	const first = firstUser ? rowOf(firstUser) : undefined;
+	return {
+		messageCount: messages.length,
+		...(entries.length > 0 ? { modifiedAt: entries.at(-1)!.timestamp } : {}),
+		...(firstUser ? { firstUser } : {}),
+	};
+}
+
+/** A session's list entry from its header and entries' facts: one definition for live sessions and files alike. */
+export function summaryOf(
+	header: { id: string; cwd: string; timestamp: string },
+	facts: EntryFacts,
+	state: { name?: string; live: boolean; streaming: boolean },
+): SessionSummary {
+	const first = facts.firstUser ? rowOf(facts.firstUser) : undefined;
 	return {
 		id: header.id,
 		...(state.name ? { name: state.name } : {}),
 		cwd: header.cwd,
 		createdAt: header.timestamp,
-		modifiedAt: entries.at(-1)?.timestamp ?? header.timestamp,
-		messageCount: messages.length,
+		modifiedAt: facts.modifiedAt ?? header.timestamp,
+		messageCount: facts.messageCount,
 		...(first?.kind === "user" ? { firstMessage: first.text.slice(0, 200) } : {}),
 		live: state.live,
 		streaming: state.streaming,
