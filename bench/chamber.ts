@@ -3,8 +3,9 @@
  *
  * - `sse.delivery.N`: an extension's entry → N SSE clients have parsed the `transcript.row`, beside
  *   `sse.raw.N`, a plain node:http server writing a ready-made frame of the same shape to N responses.
- * - `sessions.list.1000`: `GET /api/pi/sessions` over 1,000 session files of ~100 KB (pi's
- *   SessionManager.listAll, which the chamber's listing is), warm, beside reading those files in full.
+ * - `sessions.list.1000`: `GET /api/pi/sessions` over 1,000 session files of ~100 KB, warm, and
+ *   `sessions.list.1000.cold`, the chamber's index (session-index.ts) with nothing kept, each beside reading
+ *   those files in full.
  * - `hydrate.N`: `GET /api/pi/sessions/:id?rows=300` of a session not running, so the chamber rebuilds its
  *   view from the N-entry file (session-file.ts: viewOfFile, rows parsed for the page only), beside pi's own
  *   `SessionManager.open(file)` of the same file.
@@ -18,6 +19,7 @@ import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { sessionDirFor } from "../src/agent/paths.js";
 import { encodeFrame } from "../src/chamber/events/channel.js";
 import { startChamber } from "../src/chamber/server.js";
+import { SessionIndex } from "../src/chamber/session-index.js";
 import { EVENTS_VERSION } from "../src/chamber/wire.js";
 import type { Result } from "./figures.js";
 import { type BenchContext, compareAll, type FigureSpec, timeOnce } from "./harness.js";
@@ -177,16 +179,25 @@ async function listFigure(ctx: BenchContext, root: string): Promise<Result[]> {
 			const n = (JSON.parse(body) as { sessions: unknown[] }).sessions.length;
 			if (n < LISTED) throw new Error(`the chamber listed ${n} sessions, not ${LISTED}`);
 		};
+		const readAll = () => timeOnce(() => files.reduce((n, f) => n + readFileSync(f, "utf8").length, 0));
 		return await compareAll(ctx, [
+			{
+				id: `${id}.cold`,
+				title: `the chamber's session index with nothing kept, ${LISTED.toLocaleString("en")} files of ~100 KB`,
+				unit: "ms",
+				run: () =>
+					timeOnce(async () => {
+						const n = (await new SessionIndex().listAll()).length;
+						if (n < LISTED) throw new Error(`the index listed ${n} sessions, not ${LISTED}`);
+					}),
+				baseline: { title: "read every file in full (readFileSync)", run: readAll },
+			},
 			{
 				id,
 				title: `GET /api/pi/sessions, ${LISTED.toLocaleString("en")} session files of ~100 KB, warm`,
 				unit: "ms",
 				run: () => timeOnce(list),
-				baseline: {
-					title: "read every file in full (readFileSync)",
-					run: () => timeOnce(() => files.reduce((n, f) => n + readFileSync(f, "utf8").length, 0)),
-				},
+				baseline: { title: "read every file in full (readFileSync)", run: readAll },
 			},
 		]);
 	} finally {

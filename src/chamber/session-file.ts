@@ -4,35 +4,17 @@
  * extensions) waits until something needs it: the event stream or an action.
  *
  * A long session is mostly message lines, and a browser asks for its latest few hundred rows. So a message
- * line is known by the fields pi writes first (type, id, parentId, timestamp) and parsed in full only when
- * its row is asked for; every other line is parsed as it is read (the panels, name and model need them).
+ * line is known by its id, parent and time (session-lines.ts) and parsed in full only when its row is asked
+ * for; every other line is parsed as it is read (the panels, name and model need them).
  * A 100,000-entry file (84 MiB) hydrated with `rows=300` in ~1.8 s when every line was parsed and every row
  * built; see `hydrate.*` in bench/chamber.ts.
  */
 import { readFileSync } from "node:fs";
 import type { SessionEntry, SessionHeader } from "@earendil-works/pi-coding-agent";
 import { pageOf, type RowPage, rowOf, rowsOf, summaryOf } from "./transcript.js";
+import { CURRENT_VERSION, forEachLine, headerOf, lineText, messageLine, parseLine } from "./session-lines.js";
 import { SessionUi } from "./ui/session-ui.js";
 import type { SessionView } from "./wire.js";
-
-/** pi's current session format; older files go through pi's own migration (by opening the session). */
-const CURRENT_VERSION = 3;
-
-/**
- * The start of a message line as pi's SessionManager writes it (`{type, id, parentId, timestamp, message}`
- * in that order), matched on the line's first bytes read as Latin-1: the captured fields must be printable
- * ASCII without quotes or backslashes, so reading bytes as characters cannot change them. A line that does
- * not start this way is parsed in full, so the shortcut never guesses.
- */
-const MESSAGE_PREFIX =
-	/^\{"type":"message","id":"([\x20\x21\x23-\x5b\x5d-\x7e]+)","parentId":(?:null|"([\x20\x21\x23-\x5b\x5d-\x7e]+)"),"timestamp":"([\x20\x21\x23-\x5b\x5d-\x7e]+)"/;
-/**
- * pi's prefix is 96 bytes (8-character ids, 24-character timestamps); 128 leaves room for longer ids, and a
- * longer prefix only means a full parse. Decoding more is garbage: 100,000 lines × the slice.
- */
-const PREFIX_BYTES = 128;
-const NEWLINE = 0x0a;
-const OPEN_BRACE = 0x7b;
 
 /** One entry of the file: parsed, or (a message line) its fields from the prefix and where its text is. */
 interface FileEntry {
@@ -55,14 +37,6 @@ export interface SessionFile {
 /** Thrown when a line kept for later turns out malformed: the caller reads the file again in full. */
 class LateMalformedLine extends Error {}
 
-function parseLine(line: string): unknown {
-	try {
-		return JSON.parse(line);
-	} catch {
-		return undefined; // pi skips malformed lines too
-	}
-}
-
 function parsedEntry(line: string): FileEntry | undefined {
 	const entry = parseLine(line) as SessionEntry | undefined;
 	if (!entry || typeof entry !== "object") return undefined;
@@ -74,63 +48,78 @@ function parsedEntry(line: string): FileEntry | undefined {
  * parses every line (the fallback when a line kept for later turns out malformed).
  */
 export function readSessionFile(file: string, eager = false): SessionFile | undefined {
-	// Bytes, not a string: decoding all of an 84 MiB file as UTF-8 took longer than everything else together.
 	const bytes = readFileSync(file);
 	let header: SessionHeader | undefined;
+	let notSession = false;
 	const entries: FileEntry[] = [];
-	for (let start = 0; start < bytes.length; ) {
-		let end = bytes.indexOf(NEWLINE, start);
-		if (end === -1) end = bytes.length;
-		const lineStart = start;
-		start = end + 1;
-		const prefix =
-			!eager && header && bytes[lineStart] === OPEN_BRACE
-				? MESSAGE_PREFIX.exec(bytes.toString("latin1", lineStart, Math.min(end, lineStart + PREFIX_BYTES)))
-				: null;
-		if (prefix) {
+	forEachLine(bytes, (start, end) => {
+		if (notSession) return;
+		const message = header && !eager ? messageLine(bytes, start, end) : undefined;
+		if (message) {
 			entries.push({
 				type: "message",
-				id: prefix[1]!,
-				parentId: prefix[2] ?? null,
-				timestamp: prefix[3]!,
-				start: lineStart,
+				id: message.id,
+				parentId: message.parentId,
+				timestamp: message.timestamp,
+				start,
 				end,
 			});
-			continue;
+			return;
 		}
-		const line = bytes.toString("utf8", lineStart, end);
-		if (!line.trim()) continue;
+		const line = lineText(bytes, start, end);
 		if (header) {
+			if (!line.trim()) return;
 			const entry = parsedEntry(line);
 			if (entry) entries.push(entry);
-			continue;
+			return;
 		}
-		const parsed = parseLine(line) as { type?: string } | undefined;
-		if (parsed === undefined) continue;
-		if (parsed?.type !== "session") return undefined;
-		header = parsed as SessionHeader;
-		if (header.version !== CURRENT_VERSION) return undefined;
-	}
-	return header ? { header, entries, bytes } : undefined;
+		const first = headerOf(line);
+		if (first === "skip") return;
+		if (first === "not-session" || first.version !== CURRENT_VERSION) notSession = true;
+		else header = first;
+	});
+	return header && !notSession ? { header, entries, bytes } : undefined;
 }
 
 function entryOf(e: FileEntry, bytes: Buffer): SessionEntry {
 	if (!e.entry) {
-		const parsed = parseLine(bytes.toString("utf8", e.start, e.end)) as SessionEntry | undefined;
+		const parsed = parseLine(lineText(bytes, e.start!, e.end!)) as SessionEntry | undefined;
 		if (!parsed || typeof parsed !== "object") throw new LateMalformedLine();
 		e.entry = parsed;
 	}
 	return e.entry;
 }
 
-/** The path from the root to the last entry (pi's leaf after opening a file). */
+/**
+ * The path from the root to the last entry (pi's leaf after opening a file). pi appends each entry under
+ * the one before it, except after a branch, so the parent is looked for just above its child first; a map
+ * of every id is built only when that fails. (Ids are unique in a file pi wrote; a hand-made file with a
+ * duplicated id may resolve a parent to an earlier twin than pi's last-one-wins index would.)
+ */
 function branchOf(entries: readonly FileEntry[]): FileEntry[] {
-	const byId = new Map(entries.map((e) => [e.id, e]));
+	const NEARBY = 8;
+	let byId: Map<string, number> | undefined;
 	const path: FileEntry[] = [];
-	let current = entries.at(-1);
-	while (current) {
+	let at = entries.length - 1;
+	while (at >= 0) {
+		const current = entries[at]!;
 		path.push(current);
-		current = current.parentId ? byId.get(current.parentId) : undefined;
+		const parent = current.parentId;
+		if (!parent) break;
+		let found = -1;
+		for (let j = at - 1; j >= Math.max(0, at - NEARBY); j--) {
+			if (entries[j]!.id === parent) {
+				found = j;
+				break;
+			}
+		}
+		if (found === -1) {
+			byId ??= new Map(entries.map((e, i) => [e.id, i]));
+			found = byId.get(parent) ?? -1;
+			// A parent later in the file than its child cannot be pi's; stop as a missing parent does.
+			if (found >= at) found = -1;
+		}
+		at = found;
 	}
 	return path.reverse();
 }

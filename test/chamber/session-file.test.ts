@@ -156,6 +156,20 @@ describe("a session file read for its view", () => {
 		}
 	});
 
+	test("a hand-made file whose parents form a cycle is read, not followed forever", () => {
+		const cyclic = join(root, "cyclic.jsonl");
+		const header = { type: "session", version: 3, id: "c", timestamp: new Date().toISOString(), cwd: root };
+		const entry = (id: string, parentId: string, text: string) =>
+			JSON.stringify({ type: "message", id, parentId, timestamp: new Date().toISOString(), message: user(text) });
+		writeFileSync(cyclic, [JSON.stringify(header), entry("a", "b", "one"), entry("b", "a", "two")].join("\n"));
+		const view = viewOfFile(cyclic)!;
+		assert.deepEqual(
+			view.rows.map((r) => r.kind === "user" && r.text),
+			["one", "two"],
+			"the leaf and the parent before it; a parent after its child is not followed",
+		);
+	});
+
 	test("a file that is not a current pi session is not read as one", () => {
 		const old = join(root, "old.jsonl");
 		writeFileSync(old, `${JSON.stringify({ type: "session", version: 2, id: "x", timestamp: "t", cwd: root })}\n`);
