@@ -72,7 +72,9 @@ function rawFrame(k: number): string {
 /** GET over a fresh connection; resolves with the body once it is fully read. */
 function httpGet(port: number, path: string, token: string): Promise<string> {
 	return new Promise((resolve, reject) => {
-		get({ host: HOST, port, path, headers: { authorization: `Bearer ${token}` } }, (res) => {
+		// `agent: false`: Node 20's global agent keeps sockets alive, and reusing one the server is closing for
+		// idleness (a baseline can block the loop for seconds) resets the request.
+		get({ host: HOST, port, path, agent: false, headers: { authorization: `Bearer ${token}` } }, (res) => {
 			const chunks: Buffer[] = [];
 			res.on("data", (c: Buffer) => chunks.push(c));
 			res.on("end", () => {

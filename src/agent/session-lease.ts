@@ -75,6 +75,22 @@ function alive(holder: LeaseHolder, path: string): boolean {
 }
 
 /**
+ * Leases still held when the process exits. One exit listener for all of them: a daemon holds a lease per
+ * live session, and a listener each made Node warn of a leak past ten sessions.
+ */
+const atExit = new Set<() => void>();
+let listening = false;
+function releaseAtExit(release: () => void): void {
+	if (!listening) {
+		listening = true;
+		process.once("exit", () => {
+			for (const held of [...atExit]) held();
+		});
+	}
+	atExit.add(release);
+}
+
+/**
  * Takes the lease on `file` for this process, or throws SessionInUseError naming the live holder. A
  * stale lease (dead holder, unreadable content) is taken over. Re-entrant within one process: a second
  * lease on a file this process already holds is a no-op lease.
@@ -110,14 +126,14 @@ export function acquireSessionLease(file: string, holder: string): SessionLease 
 			if (released) return;
 			released = true;
 			clearInterval(heartbeat);
-			process.off("exit", release);
+			atExit.delete(release);
 			// Only our own lease: never delete one another process took over after we were judged stale.
 			const current = readHolder(path);
 			if (current?.pid === me.pid && current.host === me.host && current.since === me.since)
 				rmSync(path, { force: true });
 		};
 		// A command that ends without disposing its runtime (print mode exits) still leaves no lease behind.
-		process.once("exit", release);
+		releaseAtExit(release);
 		return { file, release };
 	}
 	const current = readHolder(path);

@@ -1,0 +1,53 @@
+/**
+ * The soak's daemon (bench/soak.ts starts it as its own process, so its memory is the daemon's alone): the
+ * chamber on 127.0.0.1 with a temporary agent dir, the offline demo model and no extensions. Every numbered
+ * event's publish time (the monotonic clock every process on the machine shares) is appended to a file, so
+ * the soak can measure delivery per client without the daemon keeping anything for it.
+ *
+ * argv: <root dir> <publish-times file>. Prints one JSON line `{port, token, pid}` when listening; answers
+ * the IPC message "measure" with its memory after a full collection.
+ */
+import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { EventChannel } from "../src/chamber/events/channel.js";
+import { startChamber } from "../src/chamber/server.js";
+
+const [root, timesFile] = process.argv.slice(2);
+if (!root || !timesFile) throw new Error("usage: soak-daemon <root> <times-file>");
+const project = join(root, "project");
+mkdirSync(project, { recursive: true });
+process.env.PI_CODING_AGENT_DIR = join(root, "agent");
+process.env.PI_OFFLINE = "1";
+
+const times = openSync(timesFile, "w");
+const publish = EventChannel.prototype.publish;
+EventChannel.prototype.publish = function (this: EventChannel, event, payload) {
+	const envelope = publish.call(this, event, payload);
+	writeSync(times, `${envelope.sessionId} ${envelope.seq} ${process.hrtime.bigint()}\n`);
+	return envelope;
+} as typeof publish;
+
+const chamber = await startChamber({
+	host: "127.0.0.1",
+	port: 0,
+	stateDir: join(root, "state"),
+	defaultCwd: project,
+	// The soak's clients are many on purpose (the default cap is for real devices).
+	connections: { maxConnections: 4_096 },
+});
+const { token } = chamber.auth.createDeviceToken("soak");
+process.stdout.write(`${JSON.stringify({ port: chamber.port, token, pid: process.pid })}\n`);
+// The soak asks for the daemon's memory after a full collection (node runs this with --expose-gc): what the
+// daemon keeps, as opposed to the garbage V8 has not collected yet, which the resident set also counts.
+process.on("message", (message) => {
+	if (message !== "measure") return;
+	const gc = (globalThis as { gc?: () => void }).gc;
+	gc?.();
+	process.send?.({ collected: gc !== undefined, ...process.memoryUsage() });
+});
+process.on("SIGTERM", () => {
+	void chamber.close().finally(() => {
+		closeSync(times);
+		process.exit(0);
+	});
+});

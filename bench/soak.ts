@@ -1,0 +1,347 @@
+/**
+ * `npm run soak` (not part of `npm test`): the daemon under a working day's load, compressed.
+ *
+ * A daemon process (soak-daemon.ts) runs SESSIONS chamber sessions, each doing tool-calling turns against
+ * the offline demo model back to back (`bash {"command":"echo …"}`: the model calls pi's bash tool, then
+ * quotes its output) for SECONDS, while CLIENTS SSE clients stream the sessions' events. Then:
+ * - memory: what the daemon keeps (heap and external memory after a full collection) at the end is within
+ *   10% of what it kept after the first minute; its resident set (which also counts garbage V8 has not
+ *   collected yet) is reported beside it;
+ * - rows: every client received each of its session's transcript rows exactly once (checked against the
+ *   session's rows read back over HTTP at the end);
+ * - delivery: publish → parsed by a client, p99 under 50 ms (the daemon stamps each publish with the
+ *   monotonic clock the clients read too).
+ *
+ * `PIER_SOAK_SECONDS` (300), `PIER_SOAK_SESSIONS` (20), `PIER_SOAK_CLIENTS` (50); `--json` prints one JSON
+ * line with every figure. Exits 1 when a check fails. `PIER_SOAK_NODE_ARGS` passes node flags to the daemon
+ * (`--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=…` to see where its memory goes).
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { type IncomingMessage, request } from "node:http";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import type { EventEnvelope, SessionView, TranscriptRow } from "../src/chamber/wire.js";
+
+const SECONDS = Number(process.env.PIER_SOAK_SECONDS ?? 300);
+const SESSIONS = Number(process.env.PIER_SOAK_SESSIONS ?? 20);
+const CLIENTS = Number(process.env.PIER_SOAK_CLIENTS ?? 50);
+const MEMORY_TOLERANCE = 0.1;
+const DELIVERY_P99_MS = 50;
+const TURN_TIMEOUT_MS = 60_000;
+const json = process.argv.includes("--json");
+const say = (text: string) => void (json ? process.stderr : process.stdout).write(`${text}\n`);
+const now = () => Number(process.hrtime.bigint());
+
+interface Daemon {
+	port: number;
+	token: string;
+	pid: number;
+}
+
+function call<T>(d: Daemon, method: string, path: string, body?: unknown): Promise<T> {
+	return new Promise((resolve, reject) => {
+		const payload = body === undefined ? undefined : JSON.stringify(body);
+		const req = request(
+			{
+				host: "127.0.0.1",
+				port: d.port,
+				method,
+				path: `/api/pi${path}`,
+				// A fresh connection each call: a kept-alive socket the daemon closes while paused resets the request.
+				agent: false,
+				headers: {
+					authorization: `Bearer ${d.token}`,
+					...(payload ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {}),
+				},
+			},
+			(res) => {
+				const chunks: Buffer[] = [];
+				res.on("data", (c: Buffer) => chunks.push(c));
+				res.on("end", () => {
+					const text = Buffer.concat(chunks).toString("utf8");
+					if ((res.statusCode ?? 500) >= 300)
+						reject(new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`));
+					else resolve(JSON.parse(text) as T);
+				});
+			},
+		);
+		req.on("error", reject);
+		req.end(payload);
+	});
+}
+
+/** One SSE client of one session: every numbered frame's arrival, its rows, and a wake-up on `agent.end`. */
+class Client {
+	readonly arrivals: { seq: number; at: number }[] = [];
+	readonly rows = new Map<string, number>();
+	reconnects = 0;
+	private last: number;
+	private closed = false;
+	private res: IncomingMessage | undefined;
+	onAgentEnd: (() => void) | undefined;
+
+	constructor(
+		private readonly d: Daemon,
+		readonly sessionId: string,
+		since: number,
+	) {
+		this.last = since;
+	}
+
+	connect(): Promise<void> {
+		return new Promise((ready, fail) => {
+			const req = request(
+				{
+					host: "127.0.0.1",
+					port: this.d.port,
+					path: `/api/pi/events?session=${this.sessionId}&since=${this.last}`,
+					headers: { authorization: `Bearer ${this.d.token}` },
+				},
+				(res) => {
+					if (res.statusCode !== 200) return fail(new Error(`events: ${res.statusCode}`));
+					this.res = res;
+					res.setEncoding("utf8");
+					let buffer = "";
+					res.on("data", (chunk: string) => {
+						buffer += chunk;
+						for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+							this.frame(buffer.slice(0, end));
+							buffer = buffer.slice(end + 2);
+						}
+					});
+					res.on("close", () => {
+						if (this.closed) return;
+						this.reconnects++;
+						void this.connect();
+					});
+					ready();
+				},
+			);
+			req.on("error", (error) => (this.closed ? undefined : fail(error)));
+			req.end();
+		});
+	}
+
+	private frame(frame: string): void {
+		const at = now();
+		const data = frame.split("\n").find((line) => line.startsWith("data: "));
+		if (!data) return;
+		const envelope = JSON.parse(data.slice(6)) as EventEnvelope;
+		if (envelope.event === "heartbeat" || envelope.event === "session.snapshot") return;
+		if (envelope.seq <= this.last) return;
+		this.last = envelope.seq;
+		this.arrivals.push({ seq: envelope.seq, at });
+		if (envelope.event === "transcript.row") {
+			const { row } = envelope.payload as { row: TranscriptRow };
+			this.rows.set(row.id, (this.rows.get(row.id) ?? 0) + 1);
+		} else if (envelope.event === "agent.end") this.onAgentEnd?.();
+	}
+
+	close(): void {
+		this.closed = true;
+		this.res?.destroy();
+	}
+}
+
+function startDaemon(
+	root: string,
+	timesFile: string,
+): Promise<{ daemon: Daemon; measure: () => Promise<number>; stop: () => Promise<void> }> {
+	const script = join(dirname(fileURLToPath(import.meta.url)), "soak-daemon.js");
+	// PIER_SOAK_NODE_ARGS: node flags for the daemon when looking into it (`--heapsnapshot-signal=SIGUSR2`).
+	const nodeArgs = process.env.PIER_SOAK_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+	const child = spawn(process.execPath, ["--expose-gc", ...nodeArgs, script, root, timesFile], {
+		stdio: ["ignore", "pipe", "inherit", "ipc"],
+	});
+	const exited = new Promise<void>((done) => child.once("exit", () => done()));
+	return new Promise((resolve, reject) => {
+		child.once("exit", (code) => reject(new Error(`the soak daemon exited (${code}) before listening`)));
+		createInterface({ input: child.stdout! }).once("line", (line) =>
+			resolve({
+				daemon: JSON.parse(line) as Daemon,
+				measure: () =>
+					new Promise<number>((done) => {
+						child.once("message", (m: { heapUsed: number; external: number }) =>
+							done((m.heapUsed + m.external) / 2 ** 20),
+						);
+						child.send("measure");
+					}),
+				stop: async () => {
+					child.kill("SIGTERM");
+					await exited;
+				},
+			}),
+		);
+	});
+}
+
+function residentMiB(pid: number): number {
+	const status = readFileSync(`/proc/${pid}/status`, "utf8");
+	return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+const median = (xs: number[]) => {
+	const s = [...xs].sort((a, b) => a - b);
+	return s.length ? s[Math.floor(s.length / 2)]! : Number.NaN;
+};
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+
+async function soak(): Promise<boolean> {
+	const root = mkdtempSync(join(tmpdir(), "pier-soak-"));
+	const timesFile = join(root, "publish-times");
+	const { daemon, measure, stop } = await startDaemon(root, timesFile);
+	const clients: Client[] = [];
+	try {
+		say(`pier soak · ${SESSIONS} sessions · ${CLIENTS} SSE clients · ${SECONDS} s · daemon pid ${daemon.pid}`);
+		const sessions: string[] = [];
+		for (let i = 0; i < SESSIONS; i++)
+			sessions.push((await call<{ session: { id: string } }>(daemon, "POST", "/sessions", {})).session.id);
+		for (let c = 0; c < CLIENTS; c++) {
+			const id = sessions[c % SESSIONS]!;
+			const { seq } = await call<SessionView>(daemon, "GET", `/sessions/${id}`);
+			const client = new Client(daemon, id, seq);
+			await client.connect();
+			clients.push(client);
+		}
+
+		const memory: { t: number; mib: number }[] = [];
+		const started = Date.now();
+		const sampler = setInterval(
+			() => memory.push({ t: (Date.now() - started) / 1000, mib: residentMiB(daemon.pid) }),
+			1000,
+		);
+		const deadline = started + SECONDS * 1000;
+		const warmMark = Math.min(60, SECONDS / 5);
+		// What the daemon keeps, measured twice (each a full collection, a pause): after the first minute, and as
+		// the last turns end.
+		const keptAtWarm = new Promise<number>((done) => setTimeout(() => void measure().then(done), warmMark * 1000));
+		let turns = 0;
+		let stalls = 0;
+		await Promise.all(
+			sessions.map(async (id, s) => {
+				// The session's first client tells when a turn is over.
+				const watcher = clients[s]!;
+				for (let n = 0; Date.now() < deadline; n++) {
+					const ended = new Promise<boolean>((done) => {
+						const timer = setTimeout(() => done(false), TURN_TIMEOUT_MS);
+						watcher.onAgentEnd = () => {
+							clearTimeout(timer);
+							done(true);
+						};
+					});
+					await call(daemon, "POST", `/sessions/${id}/prompt`, { text: `bash {"command":"echo soak ${s} ${n}"}` });
+					if (await ended) turns++;
+					else stalls++;
+				}
+			}),
+		);
+		clearInterval(sampler);
+		const keptWarm = await keptAtWarm;
+		const keptEnd = await measure();
+		// Let the last frames arrive.
+		await new Promise((done) => setTimeout(done, 2000));
+
+		// Rows: each client against its session's rows as the daemon reports them now.
+		let lost = 0;
+		let duplicated = 0;
+		let unknown = 0;
+		const rowsOf = new Map<string, string[]>();
+		for (const id of sessions)
+			rowsOf.set(
+				id,
+				(await call<SessionView>(daemon, "GET", `/sessions/${id}`)).rows.map((r) => r.id),
+			);
+		for (const client of clients) {
+			const expected = rowsOf.get(client.sessionId)!;
+			for (const id of expected) if (!client.rows.has(id)) lost++;
+			for (const [id, count] of client.rows) {
+				if (count > 1) duplicated += count - 1;
+				if (!expected.includes(id)) unknown++;
+			}
+		}
+
+		// Delivery: publish → parsed, over every numbered frame every client received.
+		const published = new Map<string, number>();
+		for (const line of readFileSync(timesFile, "utf8").split("\n")) {
+			const [session, seq, at] = line.split(" ");
+			if (at) published.set(`${session} ${seq}`, Number(at));
+		}
+		const latencies: number[] = [];
+		let unmatched = 0;
+		for (const client of clients) {
+			for (const { seq, at } of client.arrivals) {
+				const sent = published.get(`${client.sessionId} ${seq}`);
+				if (sent === undefined) unmatched++;
+				else latencies.push((at - sent) / 1e6);
+			}
+		}
+		latencies.sort((a, b) => a - b);
+
+		const warm = median(memory.filter((m) => Math.abs(m.t - warmMark) <= 5).map((m) => m.mib));
+		const end = median(memory.filter((m) => m.t >= SECONDS - 10).map((m) => m.mib));
+		const growth = (keptEnd - keptWarm) / keptWarm;
+		const rssGrowth = (end - warm) / warm;
+		const report = {
+			id: "soak",
+			seconds: SECONDS,
+			sessions: SESSIONS,
+			clients: CLIENTS,
+			turns,
+			stalls,
+			reconnects: clients.reduce((n, c) => n + c.reconnects, 0),
+			memory: {
+				keptAfterFirstMinuteMiB: round(keptWarm),
+				keptEndMiB: round(keptEnd),
+				growth: round(growth, 3),
+				residentAfterFirstMinuteMiB: round(warm),
+				residentEndMiB: round(end),
+				residentGrowth: round(rssGrowth, 3),
+				residentPeakMiB: round(Math.max(...memory.map((m) => m.mib))),
+			},
+			rows: { checked: [...rowsOf.values()].reduce((n, r) => n + r.length, 0), lost, duplicated, unknown },
+			delivery: {
+				frames: latencies.length,
+				unmatched,
+				p50Ms: round(quantile(latencies, 0.5), 2),
+				p99Ms: round(quantile(latencies, 0.99), 2),
+				maxMs: round(latencies.at(-1)!, 2),
+			},
+		};
+		const checks = [
+			[`memory within ${MEMORY_TOLERANCE * 100}% of the first minute's`, Math.abs(growth) <= MEMORY_TOLERANCE],
+			["no row lost, duplicated or unknown", lost === 0 && duplicated === 0 && unknown === 0],
+			[`delivery p99 < ${DELIVERY_P99_MS} ms`, report.delivery.p99Ms < DELIVERY_P99_MS],
+			["every turn ended", stalls === 0 && turns > 0],
+		] as const;
+		say(`turns ${turns} (stalls ${stalls}) · reconnects ${report.reconnects}`);
+		say(
+			`memory kept (heap + external after a full collection): ${round(keptWarm)} MiB at ${warmMark} s → ${round(keptEnd)} MiB at the end (${(growth * 100).toFixed(1)}%)`,
+		);
+		say(
+			`resident set: ${round(warm)} MiB at ${warmMark} s → ${round(end)} MiB at the end (${(rssGrowth * 100).toFixed(1)}%), peak ${report.memory.residentPeakMiB} MiB`,
+		);
+		say(
+			`rows: ${report.rows.checked} checked × their clients · lost ${lost} · duplicated ${duplicated} · unknown ${unknown}`,
+		);
+		say(
+			`delivery: ${latencies.length} frames · p50 ${report.delivery.p50Ms} ms · p99 ${report.delivery.p99Ms} ms · max ${report.delivery.maxMs} ms`,
+		);
+		for (const [what, ok] of checks) say(`${ok ? "ok  " : "FAIL"} ${what}`);
+		if (json) process.stdout.write(`${JSON.stringify({ ...report, checks: Object.fromEntries(checks) })}\n`);
+		return checks.every(([, ok]) => ok);
+	} finally {
+		for (const client of clients) client.close();
+		await stop();
+		rmSync(root, { recursive: true, force: true });
+	}
+}
+
+function round(x: number, digits = 1): number {
+	const f = 10 ** digits;
+	return Math.round(x * f) / f;
+}
+
+process.exit((await soak()) ? 0 : 1);
