@@ -16,7 +16,7 @@ import { SessionIndex } from "./session-index.js";
 import { SessionShelf } from "./session-shelf.js";
 import { viewOfFile } from "./session-file.js";
 import { pageOf, type RowPage } from "./transcript.js";
-import { isCommandName } from "./ui/descriptors.js";
+import { isCommandName } from "./ui/text.js";
 import { BUILTIN_SHORTCUTS } from "./ui/shortcuts.js";
 import type { CreateSessionBody, SessionSummary, SessionView, TrustView, UiSettings } from "./wire.js";
 

@@ -5,7 +5,8 @@
  */
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import { valueTooDeep } from "../extensions/protocol/depth.js";
-import { normalizeCard, unwrapDescriptor } from "./ui/descriptors.js";
+import { normalizeCard } from "./ui/cards.js";
+import { unwrapDescriptor } from "./ui/text.js";
 import { LIMITS } from "./ui/descriptors.js";
 import type { SessionSummary, ToolCallView, TranscriptRow } from "./wire.js";
 

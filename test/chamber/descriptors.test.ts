@@ -2,25 +2,25 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
 	boundedJson,
-	type CardAction,
-	type ComponentCard,
 	capStatus,
 	capWidgetLines,
-	cardRemoval,
+	isCommandName,
+	sanitizeArgs,
+	unwrapDescriptor,
+} from "../../src/chamber/ui/text.js";
+import {
+	type CardAction,
+	type ComponentCard,
 	COMMAND_NAME,
 	type FormField,
-	isCommandName,
 	LIMITS,
 	type NormalizedCard,
-	normalizeApp,
-	normalizeCard,
-	normalizeFormFields,
-	sanitizeArgs,
 	UI_PROTOCOL,
 	UI_VERSION,
-	unwrapDescriptor,
-	validateFormAnswer,
 } from "../../src/chamber/ui/descriptors.js";
+import { cardRemoval, normalizeCard } from "../../src/chamber/ui/cards.js";
+import { normalizeApp } from "../../src/chamber/ui/apps.js";
+import { normalizeFormFields, validateFormAnswer } from "../../src/chamber/ui/forms.js";
 
 function card(raw: unknown): ComponentCard {
 	const result = normalizeCard(raw);

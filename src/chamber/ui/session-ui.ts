@@ -14,20 +14,11 @@ import type {
 	UiState,
 	WidgetPlacement,
 } from "../wire.js";
-import {
-	type AppSurface,
-	capStatus,
-	capWidgetLines,
-	cardRemoval,
-	type FormField,
-	LIMITS,
-	type NormalizedCard,
-	normalizeApp,
-	normalizeCard,
-	normalizeFormFields,
-	unwrapDescriptor,
-	validateFormAnswer,
-} from "./descriptors.js";
+import { type AppSurface, type FormField, LIMITS, type NormalizedCard } from "./descriptors.js";
+import { capStatus, capWidgetLines, unwrapDescriptor } from "./text.js";
+import { cardRemoval, normalizeCard } from "./cards.js";
+import { normalizeApp } from "./apps.js";
+import { normalizeFormFields, validateFormAnswer } from "./forms.js";
 import { SESSION_UI_LIMITS, SessionUiLimits, UiLimitError } from "./ui-limits.js";
 import { ownerOf } from "./app-owner.js";
 
