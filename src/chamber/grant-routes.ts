@@ -7,6 +7,7 @@
  */
 import { isAbsolute, join } from "node:path";
 import { Hono } from "hono";
+import { Type } from "typebox";
 import { agentDir } from "../agent/paths.js";
 import { GrantTargetError, identityOf, resolveTarget } from "../extensions/grants/identity.js";
 import { grantOverview, installedExtensions } from "../extensions/grants/overview.js";
@@ -14,35 +15,27 @@ import { changeGrants, GrantStoreError } from "../extensions/grants/store.js";
 import { GRANTS, isGrant } from "../extensions/grants/vocabulary.js";
 import { identifierProblem } from "../extensions/manifest.js";
 import { jsonError } from "./http-errors.js";
+import { jsonBody } from "./json-body.js";
+
+const SHAPE = `want {"grants":[${GRANTS.map((g) => `"${g}"`).join("|")}, …], "dir"?: "<absolute extension directory>"}`;
+/** The grants themselves are checked by name in the handler, so an unknown one is named with the known ones. */
+const GrantBody = Type.Object(
+	{ grants: Type.Array(Type.Unknown()), dir: Type.Optional(Type.String()) },
+	{ additionalProperties: false },
+);
 
 export function grantRoutes(dir: () => string = agentDir): Hono {
 	const app = new Hono();
 
 	app.get("/", (c) => c.json(grantOverview(dir())));
 
-	app.put("/:id", async (c) => {
+	app.put("/:id", jsonBody(GrantBody, SHAPE), async (c) => {
 		const id = c.req.param("id");
 		const idProblem = identifierProblem(id);
 		if (idProblem) return jsonError(c, 400, "bad_request", `extension id ${idProblem}`);
-		let body: unknown;
-		try {
-			body = await c.req.json();
-		} catch {
-			return jsonError(c, 400, "bad_request", "the body must be JSON");
-		}
-		const { grants, dir: where } = (body ?? {}) as { grants?: unknown; dir?: unknown };
-		const keys = body && typeof body === "object" && !Array.isArray(body) ? Object.keys(body) : [];
-		if (
-			!Array.isArray(grants) ||
-			keys.some((k) => k !== "grants" && k !== "dir") ||
-			(where !== undefined && (typeof where !== "string" || !isAbsolute(where)))
-		)
-			return jsonError(
-				c,
-				400,
-				"bad_request",
-				`the body must be {"grants":[${GRANTS.map((g) => `"${g}"`).join("|")}, …], "dir"?: "<absolute extension directory>"}`,
-			);
+		const { grants, dir: where } = c.req.valid("json");
+		if (where !== undefined && !isAbsolute(where))
+			return jsonError(c, 400, "bad_request", `/dir: ${JSON.stringify(where)} is not an absolute directory (${SHAPE})`);
 		const unknown = grants.find((g) => !isGrant(g));
 		if (unknown !== undefined)
 			return jsonError(

@@ -10,42 +10,40 @@ import { getSupportedThinkingLevels } from "@earendil-works/pi-ai";
 import { AuthStorage } from "@earendil-works/pi-coding-agent";
 import { Hono } from "hono";
 import { Type } from "typebox";
-import { Compile } from "typebox/compile";
 import { agentDir } from "../agent/paths.js";
 import { pierModelRegistry } from "../agent/session-factory.js";
 import { writeFileAtomic } from "./auth/auth-file.js";
 import { jsonError } from "./http-errors.js";
+import { jsonBody } from "./json-body.js";
 
 const PROVIDER_ID = "^[a-z0-9][a-z0-9._-]{0,63}$";
 /** The wire formats a custom provider may speak: pi-ai's OpenAI-compatible and Anthropic APIs. */
 const CUSTOM_APIS = ["openai-completions", "openai-responses", "anthropic-messages"] as const;
 
-const KeyBody = Compile(
-	Type.Object({ apiKey: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false }),
+const KeyBody = Type.Object(
+	{ apiKey: Type.String({ minLength: 1, maxLength: 4096 }) },
+	{ additionalProperties: false },
 );
-const CustomBody = Compile(
-	Type.Object(
-		{
-			id: Type.String({ pattern: PROVIDER_ID }),
-			baseUrl: Type.String({ pattern: "^https?://", maxLength: 2048 }),
-			api: Type.Union(CUSTOM_APIS.map((api) => Type.Literal(api))),
-			apiKey: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
-			models: Type.Array(
-				Type.Object(
-					{
-						id: Type.String({ minLength: 1, maxLength: 256 }),
-						name: Type.Optional(Type.String({ maxLength: 256 })),
-						reasoning: Type.Optional(Type.Boolean()),
-					},
-					{ additionalProperties: false },
-				),
-				{ minItems: 1, maxItems: 100 },
+const CustomBody = Type.Object(
+	{
+		id: Type.String({ pattern: PROVIDER_ID }),
+		baseUrl: Type.String({ pattern: "^https?://", maxLength: 2048 }),
+		api: Type.Union(CUSTOM_APIS.map((api) => Type.Literal(api))),
+		apiKey: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+		models: Type.Array(
+			Type.Object(
+				{
+					id: Type.String({ minLength: 1, maxLength: 256 }),
+					name: Type.Optional(Type.String({ maxLength: 256 })),
+					reasoning: Type.Optional(Type.Boolean()),
+				},
+				{ additionalProperties: false },
 			),
-		},
-		{ additionalProperties: false },
-	),
+			{ minItems: 1, maxItems: 100 },
+		),
+	},
+	{ additionalProperties: false },
 );
-
 export type ProviderSource = "auth.json" | "environment" | "models.json" | "runtime" | "none";
 
 export interface ProviderView {
@@ -108,11 +106,10 @@ export function providerRoutes(dir: () => string = agentDir): Hono {
 		return c.json({ providers: providers.sort((a, b) => a.id.localeCompare(b.id)) });
 	});
 
-	app.put("/:provider/key", async (c) => {
+	app.put("/:provider/key", jsonBody(KeyBody, "want {apiKey: a non-empty string}"), async (c) => {
 		const provider = c.req.param("provider");
 		if (!new RegExp(PROVIDER_ID).test(provider)) return jsonError(c, 400, "bad_request", "provider: not a provider id");
-		const body = await c.req.json().catch(() => undefined);
-		if (!KeyBody.Check(body)) return jsonError(c, 400, "bad_request", "body must be {apiKey: a non-empty string}");
+		const body = c.req.valid("json");
 		const storage = auth();
 		storage.set(provider, { type: "api_key", key: body.apiKey });
 		return c.json({ provider, credentials: sourceOf(storage.getAuthStatus(provider)) });
@@ -127,38 +124,35 @@ export function providerRoutes(dir: () => string = agentDir): Hono {
 	});
 
 	/** A custom provider in models.json; an existing one of that id is replaced (it is the user's own). */
-	app.post("/", async (c) => {
-		const body = await c.req.json().catch(() => undefined);
-		if (!CustomBody.Check(body)) {
-			const first = [...CustomBody.Errors(body)][0];
-			const where = first ? `${first.instancePath || "body"}: ${first.message}` : "body";
-			return jsonError(
-				c,
-				400,
-				"bad_request",
-				`${where} (want {id, baseUrl, api: ${CUSTOM_APIS.join("|")}, apiKey?, models: [{id, name?, reasoning?}]})`,
-			);
-		}
-		if (body.id === "pier") return jsonError(c, 409, "reserved", "pier is pier's own provider (the demo model)");
-		const file = join(dir(), "models.json");
-		let current: ReturnType<typeof readModelsJson>;
-		try {
-			current = readModelsJson(file);
-		} catch (error) {
-			return jsonError(c, 409, "models_json_invalid", `${file}: ${(error as Error).message}; fix it first`);
-		}
-		current.providers[body.id] = {
-			baseUrl: body.baseUrl,
-			api: body.api,
-			...(body.apiKey ? { apiKey: body.apiKey } : {}),
-			models: body.models,
-		};
-		writeFileAtomic(file, `${JSON.stringify(current, null, "\t")}\n`);
-		const registry = pierModelRegistry(auth(), dir());
-		const error = registry.getError();
-		if (error) return jsonError(c, 422, "models_json_invalid", `models.json: ${error}`);
-		return c.json({ provider: body.id, models: registry.getAll().filter((m) => m.provider === body.id).length }, 201);
-	});
+	app.post(
+		"/",
+		jsonBody(
+			CustomBody,
+			`want {id, baseUrl, api: ${CUSTOM_APIS.join("|")}, apiKey?, models: [{id, name?, reasoning?}]}`,
+		),
+		async (c) => {
+			const body = c.req.valid("json");
+			if (body.id === "pier") return jsonError(c, 409, "reserved", "pier is pier's own provider (the demo model)");
+			const file = join(dir(), "models.json");
+			let current: ReturnType<typeof readModelsJson>;
+			try {
+				current = readModelsJson(file);
+			} catch (error) {
+				return jsonError(c, 409, "models_json_invalid", `${file}: ${(error as Error).message}; fix it first`);
+			}
+			current.providers[body.id] = {
+				baseUrl: body.baseUrl,
+				api: body.api,
+				...(body.apiKey ? { apiKey: body.apiKey } : {}),
+				models: body.models,
+			};
+			writeFileAtomic(file, `${JSON.stringify(current, null, "\t")}\n`);
+			const registry = pierModelRegistry(auth(), dir());
+			const error = registry.getError();
+			if (error) return jsonError(c, 422, "models_json_invalid", `models.json: ${error}`);
+			return c.json({ provider: body.id, models: registry.getAll().filter((m) => m.provider === body.id).length }, 201);
+		},
+	);
 
 	return app;
 }

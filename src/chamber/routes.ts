@@ -3,9 +3,8 @@
  * Chamber or a LiveSession, and answers JSON; failures are `{"error":{code,message}}` (http-errors.ts).
  */
 import { type Context, Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { Static, TSchema } from "typebox";
-import { Compile } from "typebox/compile";
 import { SessionInUseError } from "../agent/session-lease.js";
 import { availableModels } from "../agent/session-factory.js";
 import type { Chamber } from "./chamber.js";
@@ -13,26 +12,9 @@ import { extensionList } from "./extension-list.js";
 import { grantRoutes } from "./grant-routes.js";
 import { providerRoutes, thinkingLevelsOf } from "./provider-routes.js";
 import { jsonError } from "./http-errors.js";
+import { jsonBody, NOT_JSON } from "./json-body.js";
 import { SessionError } from "./live-session.js";
 import { Bodies, type ModelView } from "./wire.js";
-
-const validators = new Map<TSchema, ReturnType<typeof Compile>>();
-
-/** The body as its schema's type, or a 400 naming the first thing wrong with it. */
-async function body<S extends TSchema>(c: Context, schema: S): Promise<Static<S> | Response> {
-	let value: unknown;
-	try {
-		value = await c.req.json();
-	} catch {
-		return jsonError(c, 400, "bad_request", "the body must be JSON");
-	}
-	const check = validators.get(schema) ?? Compile(schema);
-	validators.set(schema, check);
-	if (check.Check(value)) return value as Static<S>;
-	const first = [...check.Errors(value)][0];
-	const where = first?.instancePath || "body";
-	return jsonError(c, 400, "bad_request", `${where}: ${first?.message ?? "invalid"}`);
-}
 
 /** `rows=N` / `limit=N`: a positive count, or absent for everything; `null` when it is neither. */
 export function rowLimit(value: string | undefined): number | undefined | null {
@@ -44,6 +26,11 @@ export function rowLimit(value: string | undefined): number | undefined | null {
 export const BAD_ROW_LIMIT = "rows/limit must be a whole number from 1 to 100000";
 
 export function failure(c: Context, error: unknown): Response {
+	// Hono's own refusals (a malformed JSON body under a JSON content type) keep their status, in our shape.
+	if (error instanceof HTTPException)
+		return error.status === 400
+			? jsonError(c, 400, "bad_request", NOT_JSON)
+			: jsonError(c, error.status as ContentfulStatusCode, "http", error.message);
 	if (error instanceof SessionError)
 		return jsonError(c, error.status as ContentfulStatusCode, error.code, error.message);
 	const message = (error as Error)?.message ?? String(error);
@@ -67,9 +54,8 @@ export function piRoutes(chamber: Chamber): Hono {
 		return c.json({ sessions: await chamber.list({ archived, ...(q ? { query: q } : {}) }) });
 	});
 
-	app.post("/sessions", async (c) => {
-		const b = await body(c, Bodies.createSession);
-		if (b instanceof Response) return b;
+	app.post("/sessions", jsonBody(Bodies.createSession), async (c) => {
+		const b = c.req.valid("json");
 		const session = await chamber.create(b);
 		return c.json({ session: session.summary() }, 201);
 	});
@@ -95,9 +81,8 @@ export function piRoutes(chamber: Chamber): Hono {
 		return c.json({ session: (await chamber.get(c.req.param("id"))).summary() });
 	});
 
-	app.patch("/sessions/:id", async (c) => {
-		const b = await body(c, Bodies.rename);
-		if (b instanceof Response) return b;
+	app.patch("/sessions/:id", jsonBody(Bodies.rename), async (c) => {
+		const b = c.req.valid("json");
 		return c.json({ session: await chamber.rename(c.req.param("id"), b.name) });
 	});
 
@@ -105,9 +90,8 @@ export function piRoutes(chamber: Chamber): Hono {
 
 	app.post("/sessions/:id/restore", async (c) => c.json({ session: await chamber.restore(c.req.param("id")) }));
 
-	app.post("/sessions/:id/archive", async (c) => {
-		const b = await body(c, Bodies.archive);
-		if (b instanceof Response) return b;
+	app.post("/sessions/:id/archive", jsonBody(Bodies.archive), async (c) => {
+		const b = c.req.valid("json");
 		return c.json({ session: await chamber.archive(c.req.param("id"), b.archived) });
 	});
 
@@ -119,9 +103,8 @@ export function piRoutes(chamber: Chamber): Hono {
 		string,
 		(s: Awaited<ReturnType<Chamber["get"]>>, t: string) => void | Promise<void>,
 	])[]) {
-		app.post(`/sessions/:id/${path}`, async (c) => {
-			const b = await body(c, Bodies.text);
-			if (b instanceof Response) return b;
+		app.post(`/sessions/:id/${path}`, jsonBody(Bodies.text), async (c) => {
+			const b = c.req.valid("json");
 			await run(await chamber.get(c.req.param("id")), b.text);
 			return c.json({ ok: true }, 202);
 		});
@@ -132,45 +115,39 @@ export function piRoutes(chamber: Chamber): Hono {
 		return c.json({ ok: true });
 	});
 
-	app.post("/sessions/:id/command", async (c) => {
-		const b = await body(c, Bodies.command);
-		if (b instanceof Response) return b;
+	app.post("/sessions/:id/command", jsonBody(Bodies.command), async (c) => {
+		const b = c.req.valid("json");
 		await (await chamber.get(c.req.param("id"))).command(b.command, b.args);
 		return c.json({ ok: true }, 202);
 	});
 
 	// An app surface's click: the daemon, not the page, decides which commands that app may run.
-	app.post("/sessions/:id/apps/:appId/command", async (c) => {
-		const b = await body(c, Bodies.command);
-		if (b instanceof Response) return b;
+	app.post("/sessions/:id/apps/:appId/command", jsonBody(Bodies.command), async (c) => {
+		const b = c.req.valid("json");
 		await (await chamber.get(c.req.param("id"))).appCommand(c.req.param("appId"), b.command, b.args);
 		return c.json({ ok: true }, 202);
 	});
 
-	app.put("/sessions/:id/model", async (c) => {
-		const b = await body(c, Bodies.model);
-		if (b instanceof Response) return b;
+	app.put("/sessions/:id/model", jsonBody(Bodies.model), async (c) => {
+		const b = c.req.valid("json");
 		await (await chamber.get(c.req.param("id"))).setModel(b.model);
 		return c.json({ model: b.model });
 	});
 
-	app.put("/sessions/:id/thinking", async (c) => {
-		const b = await body(c, Bodies.thinking);
-		if (b instanceof Response) return b;
+	app.put("/sessions/:id/thinking", jsonBody(Bodies.thinking), async (c) => {
+		const b = c.req.valid("json");
 		(await chamber.get(c.req.param("id"))).setThinkingLevel(b.level);
 		return c.json({ thinkingLevel: b.level });
 	});
 
-	app.put("/sessions/:id/editor", async (c) => {
-		const b = await body(c, Bodies.editor);
-		if (b instanceof Response) return b;
+	app.put("/sessions/:id/editor", jsonBody(Bodies.editor), async (c) => {
+		const b = c.req.valid("json");
 		(await chamber.get(c.req.param("id"))).ui.setDraft(b.text);
 		return c.json({ ok: true });
 	});
 
-	app.post("/sessions/:id/dialogs/:requestId", async (c) => {
-		const b = await body(c, Bodies.answer);
-		if (b instanceof Response) return b;
+	app.post("/sessions/:id/dialogs/:requestId", jsonBody(Bodies.answer), async (c) => {
+		const b = c.req.valid("json");
 		const outcome = (await chamber.get(c.req.param("id"))).ui.answer(c.req.param("requestId"), b);
 		return outcome.ok ? c.json({ ok: true }) : jsonError(c, outcome.status, outcome.code, outcome.message);
 	});
@@ -199,9 +176,8 @@ export function piRoutes(chamber: Chamber): Hono {
 
 	app.get("/projects/trust", (c) => c.json(chamber.trustOf(c.req.query("cwd") ?? ".")));
 
-	app.put("/projects/trust", async (c) => {
-		const b = await body(c, Bodies.trust);
-		if (b instanceof Response) return b;
+	app.put("/projects/trust", jsonBody(Bodies.trust), async (c) => {
+		const b = c.req.valid("json");
 		return c.json(chamber.decideTrust(b.cwd, b.trusted, { parent: b.parent === true }));
 	});
 
@@ -210,9 +186,8 @@ export function piRoutes(chamber: Chamber): Hono {
 
 	app.get("/ui-settings", (c) => c.json(chamber.uiSettings()));
 
-	app.put("/ui-settings", async (c) => {
-		const b = await body(c, Bodies.uiSettings);
-		if (b instanceof Response) return b;
+	app.put("/ui-settings", jsonBody(Bodies.uiSettings), async (c) => {
+		const b = c.req.valid("json");
 		return c.json(chamber.saveUiSettings(b));
 	});
 

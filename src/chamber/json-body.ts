@@ -1,0 +1,30 @@
+/**
+ * Request bodies validated once, at the boundary: `jsonBody(schema)` is Hono middleware that parses the body as
+ * JSON, checks it against a wire schema (wire.ts) and hands the handler the typed value (`c.req.valid("json")`).
+ * A body that is not JSON, or not the schema's shape, is answered with a 400 naming the first thing wrong with
+ * it, before the handler runs. A body without a JSON content type never gets here (auth/http.ts answers 415:
+ * a page's plain form cannot post one), and is refused here too rather than read as an empty object.
+ */
+import type { Context } from "hono";
+import { validator } from "hono/validator";
+import type { Static, TSchema } from "typebox";
+import { Compile } from "typebox/compile";
+import { jsonError } from "./http-errors.js";
+
+const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
+export const NOT_JSON = "the body must be JSON";
+
+/** `hint` follows the first error, for bodies whose shape is easier said than derived from the schema. */
+export function jsonBody<S extends TSchema>(schema: S, hint?: string) {
+	const check = Compile(schema);
+	return validator("json", async (parsed, c: Context): Promise<Static<S> | Response> => {
+		const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim();
+		// Hono reads only JSON content types (a malformed body throws its HTTPException, which `failure` maps).
+		if (!JSON_TYPE.test(type)) return jsonError(c, 415, "bad_request", "Content-Type must be application/json");
+		const value: unknown = parsed;
+		if (check.Check(value)) return value as Static<S>;
+		const first = [...check.Errors(value)][0];
+		const where = first?.instancePath || "body";
+		return jsonError(c, 400, "bad_request", `${where}: ${first?.message ?? "invalid"}${hint ? ` (${hint})` : ""}`);
+	});
+}
