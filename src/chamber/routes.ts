@@ -1,6 +1,7 @@
 /**
- * `/api/pi`: the chamber's session API. Each route validates its body against the wire schema, calls the
- * Chamber or a LiveSession, and answers JSON; failures are `{"error":{code,message}}` (http-errors.ts).
+ * `/api/pi`: the chamber's session API. A route's body is validated before it runs by middleware from its wire
+ * schema (json-body.ts); the route calls the Chamber or a LiveSession and answers JSON. Failures, whether from
+ * validation or a domain error mapped by `failure`, are `{"error":{code,message}}` (http-errors.ts).
  */
 import { type Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
