@@ -9,14 +9,22 @@ import { commandContextActions } from "../agent/command-actions.js";
 import { createPierRuntime, modelRefOf, type PierRuntime, type SessionTarget } from "../agent/session-factory.js";
 import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
 import { depthMessage, valueTooDeep } from "../extensions/protocol/depth.js";
-import { ENTRY_DEPTH, ERROR_ENTRY, rowOf, rowsOf, summaryOf } from "./transcript.js";
+import { DIALOG_ENTRY, ENTRY_DEPTH, ERROR_ENTRY, rowOf, rowsOf, summaryOf } from "./transcript.js";
 import { OutsideWrites } from "./outside-writes.js";
 import { PiExtensionMetrics } from "./pi-metrics.js";
 import { AppMounts } from "./ui/app-mounts.js";
 import { appCommandProblem, withOwner } from "./ui/app-owner.js";
-import { COMMAND_NAME } from "./ui/descriptors.js";
+import { COMMAND_NAME, LIMITS } from "./ui/descriptors.js";
 import { SessionUi } from "./ui/session-ui.js";
-import type { CommandView, EventName, EventPayloads, SessionSummary, SessionView } from "./wire.js";
+import type {
+	CommandView,
+	DialogRequest,
+	DismissReason,
+	EventName,
+	EventPayloads,
+	SessionSummary,
+	SessionView,
+} from "./wire.js";
 
 export interface OpenOptions {
 	cwd: string;
@@ -84,7 +92,7 @@ export class LiveSession {
 	) {
 		const id = pier.runtime.session.sessionId;
 		this.channel = new EventChannel(id, options.replay, RUN_SEQUENCE_BASE);
-		this.ui = new SessionUi(this.publish);
+		this.ui = new SessionUi(this.publish, (ended) => this.dialogsChanged(ended?.request, ended?.reason));
 		this.mounts = new AppMounts(pier.extensionHost);
 	}
 
@@ -328,16 +336,33 @@ export class LiveSession {
 		this.publish("extension.error", data);
 	}
 
+	/**
+	 * A dialog opened or ended: the list's "waiting" count changes; one that ended unanswered leaves a row (a
+	 * custom entry, outside the model's context like pier.error), so a timed-out question does not vanish unseen.
+	 */
+	private dialogsChanged(request: DialogRequest | undefined, reason: DismissReason | undefined): void {
+		if (this.closed || reason === "session-closed") return;
+		if (request && (reason === "timeout" || reason === "cancelled" || reason === "aborted")) {
+			const title = request.title.slice(0, LIMITS.titleChars);
+			this.session.sessionManager.appendCustomEntry(DIALOG_ENTRY, { method: request.method, title, reason });
+		}
+		this.options.onChange?.(this.summary());
+	}
+
 	summary(): SessionSummary {
 		const manager = this.session.sessionManager;
 		const name = manager.getSessionName();
 		// A session pi has not written yet still has its header in memory.
 		const header = manager.getHeader() ?? { id: this.id, cwd: manager.getCwd(), timestamp: new Date().toISOString() };
-		return summaryOf({ ...header, id: this.id }, manager.getEntries(), {
-			...(name ? { name } : {}),
-			live: true,
-			streaming: this.session.isStreaming,
-		});
+		const waiting = this.ui.pendingDialogCount;
+		return {
+			...summaryOf({ ...header, id: this.id }, manager.getEntries(), {
+				...(name ? { name } : {}),
+				live: true,
+				streaming: this.session.isStreaming,
+			}),
+			...(waiting > 0 ? { waiting } : {}),
+		};
 	}
 
 	commands(): CommandView[] {

@@ -65,10 +65,21 @@ export class SessionUi {
 	private editorText = "";
 	private readonly limits = new SessionUiLimits();
 
-	constructor(private readonly publish: Publish) {}
+	/**
+	 * `onDialogs` hears every dialog that opens or ends (with how it ended), so the owner can keep the session
+	 * list's "waiting" mark current and leave a transcript row for a dialog nobody answered.
+	 */
+	constructor(
+		private readonly publish: Publish,
+		private readonly onDialogs: (ended?: { request: DialogRequest; reason: DismissReason }) => void = () => {},
+	) {}
 
 	get hasPendingDialogs(): boolean {
 		return this.dialogs.size > 0;
+	}
+
+	get pendingDialogCount(): number {
+		return this.dialogs.size;
 	}
 
 	view(): UiState {
@@ -205,11 +216,13 @@ export class SessionUi {
 				if (timer) clearTimeout(timer);
 				opts?.signal?.removeEventListener("abort", onAbort);
 				this.publish("extension.dialog.dismiss", { requestId, reason });
+				this.onDialogs({ request, reason });
 				resolve(parse(answer));
 			};
 			opts?.signal?.addEventListener("abort", onAbort, { once: true });
 			this.dialogs.set(requestId, { request, settle });
 			this.publish("extension.dialog", request);
+			this.onDialogs();
 		});
 	}
 
