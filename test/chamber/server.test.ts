@@ -602,9 +602,15 @@ describe("pier serve over HTTP", () => {
 
 		// An answered dialog leaves none; the rows are in the view (hydration) as well.
 		await run(id, "t-select");
-		const select = await stream.waitFor((e) => e.event === "extension.dialog" && e.payload.method === "select", "select");
+		const select = await stream.waitFor(
+			(e) => e.event === "extension.dialog" && e.payload.method === "select",
+			"select",
+		);
 		await api.call("POST", `/api/pi/sessions/${id}/dialogs/${select.payload.requestId}`, { value: "red" });
-		await stream.waitFor(resultRow((c) => c.selected === "red"), "the answer");
+		await stream.waitFor(
+			resultRow((c) => c.selected === "red"),
+			"the answer",
+		);
 		const kinds = (await view(id)).rows.filter((r) => r.kind === "dialog").map((r) => `${r.method}:${r.reason}`);
 		assert.deepEqual(kinds, ["confirm:timeout", "input:cancelled"]);
 		stream.close();
