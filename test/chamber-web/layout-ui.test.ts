@@ -204,7 +204,22 @@ describe("the chamber's layout, dialogs and accessibility", () => {
 		// The row is in the session, not only on this page.
 		await desk.reload();
 		await see(rows(desk, "dialog"), "“Sure?” timed out unanswered");
+		const app = await (await desk.locator('[data-testid="app-frame"]').elementHandle())!.contentFrame();
+		await app!.locator("button[data-pichamber-command]").waitFor();
 		await shot(desk, "12-dialog-rows.png");
+
+		// A select: the first option has the focus, ↓ moves it, Enter picks it.
+		await send(desk, "/t-select");
+		const select = desk.locator('[data-testid="dialog"][data-method="select"]');
+		await see(select, "Pick");
+		await until(
+			async () => (await desk.evaluate("document.activeElement?.dataset?.value")) === "red",
+			"the focus on the first option",
+		);
+		await desk.keyboard.press("ArrowDown");
+		await desk.keyboard.press("Enter");
+		await select.waitFor({ state: "detached" });
+		await see(rows(desk, "custom"), '"selected": "green"');
 	});
 
 	test("phone: the drawer holds the panel and the app; the composer and the newest message stay in view", async () => {

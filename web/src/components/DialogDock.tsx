@@ -158,7 +158,23 @@ function DialogBody({ dialog, sending, onAnswer, onCancel }: BodyProps) {
 			const options = dialog.options ?? [];
 			return (
 				<div class="dialog-body">
-					<div class={options.length > 6 ? "dialog-options list" : "dialog-options"}>
+					<div
+						class={options.length > 6 ? "dialog-options list" : "dialog-options"}
+						onKeyDown={(e) => {
+							// ↑/↓ walk the options as in pi's selector; Enter picks the focused one (it is a button).
+							const step =
+								e.key === "ArrowDown" || e.key === "ArrowRight"
+									? 1
+									: e.key === "ArrowUp" || e.key === "ArrowLeft"
+										? -1
+										: 0;
+							if (!step) return;
+							const buttons = [...e.currentTarget.querySelectorAll<HTMLButtonElement>('[data-testid="dialog-option"]')];
+							const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+							buttons[(at + step + buttons.length) % buttons.length]?.focus();
+							e.preventDefault();
+						}}
+					>
 						{options.map((option, i) => (
 							<button
 								type="button"
