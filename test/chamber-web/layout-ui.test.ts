@@ -12,6 +12,7 @@ import type { Serve } from "../helpers/chamber.js";
 import { tempDir } from "../helpers/pier-cli.js";
 import { type AxeFinding, seriousViolations } from "./axe.js";
 import {
+	apiFor,
 	DESKTOP,
 	dismissToasts,
 	idle,
@@ -174,6 +175,35 @@ describe("the chamber's layout, dialogs and accessibility", () => {
 		await until(async () => (await activeTestId(desk)) === "composer", "the focus back in the composer");
 		await until(async () => !(await desk.title()).includes("waiting"), "the title without the wait");
 		assert.equal(await desk.getByTestId("session-waiting").count(), 0);
+
+		// Another session (another client's) waiting: the daemon's stream marks it in this page's list and title.
+		const other = await apiFor(serve.url);
+		const { id: otherId, stream } = await other.newSession();
+		const command = await other.call("POST", `/api/pi/sessions/${otherId}/command`, { command: "t-confirm" });
+		assert.equal(command.status, 202);
+		const pending = await stream.waitFor((e) => e.event === "extension.dialog", "the other session's dialog");
+		const item = desk.locator(`[data-testid="session-item"][data-session-id="${otherId}"]`);
+		await see(item.getByTestId("session-waiting"), "waits for you");
+		await until(async () => (await desk.title()).startsWith("(1) waiting · "), "the title to count the other session");
+		const answer = `/api/pi/sessions/${otherId}/dialogs/${pending.payload.requestId}`;
+		assert.equal((await other.call("POST", answer, { confirmed: false })).status, 200);
+		await item.getByTestId("session-waiting").waitFor({ state: "detached" });
+		await until(async () => !(await desk.title()).includes("waiting"), "the title without the other's wait");
+		stream.close();
+	});
+
+	test("a question that appears while someone types is not answered by their Enter", async () => {
+		const box = desk.getByTestId("composer");
+		await box.fill("/t-confirm");
+		await box.press("Enter");
+		const dialog = desk.locator('[data-testid="dialog"][data-method="confirm"]');
+		await dialog.waitFor();
+		await desk.keyboard.press("Enter"); // at once: still in the grace period
+		await desk.waitForTimeout(600);
+		assert.equal(await dialog.count(), 1, "the early Enter answered nothing");
+		await desk.keyboard.press("Escape");
+		await dialog.waitFor({ state: "detached" });
+		await see(rows(desk, "dialog"), "“Sure?” was cancelled");
 	});
 
 	test("a form takes the focus; Esc cancels it and a timed-out dialog leaves a row", async () => {
@@ -217,6 +247,7 @@ describe("the chamber's layout, dialogs and accessibility", () => {
 			"the focus on the first option",
 		);
 		await desk.keyboard.press("ArrowDown");
+		await desk.waitForTimeout(450); // past the grace period for an Enter meant for the composer
 		await desk.keyboard.press("Enter");
 		await select.waitFor({ state: "detached" });
 		await see(rows(desk, "custom"), '"selected": "green"');

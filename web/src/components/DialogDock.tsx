@@ -33,6 +33,9 @@ export function DialogDock({ sessionId, dialogs, onDone }: DockProps) {
 	);
 }
 
+/** Enter is ignored this long after a dialog appears: a keystroke already on its way was meant for the composer. */
+const ENTER_GRACE_MS = 400;
+
 const FOCUSABLE =
 	'button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -64,6 +67,7 @@ function Dialog({ sessionId, dialog, waiting }: { sessionId: string; dialog: Dia
 	const [error, setError] = useState<string | undefined>();
 	const [sending, setSending] = useState(false);
 	const root = useRef<HTMLElement>(null);
+	const shownAt = useRef(performance.now());
 
 	useEffect(() => {
 		const el = root.current;
@@ -72,7 +76,10 @@ function Dialog({ sessionId, dialog, waiting }: { sessionId: string; dialog: Dia
 		// A modal keeps the keyboard: whatever takes the focus behind it (the composer refocusing itself once its
 		// send returns, say) hands it back, so Enter can never send a chat message instead of answering.
 		const keep = (e: FocusEvent) => {
-			if (e.target instanceof Node && !el.contains(e.target)) (initialFocus(el, dialog.method) ?? el).focus();
+			if (!(e.target instanceof Element) || el.contains(e.target)) return;
+			// The page's own confirm (a card action's question) is a modal above this one: it keeps its focus.
+			if (e.target.closest('[aria-modal="true"]')) return;
+			(initialFocus(el, dialog.method) ?? el).focus();
 		};
 		document.addEventListener("focusin", keep);
 		return () => document.removeEventListener("focusin", keep);
@@ -105,6 +112,13 @@ function Dialog({ sessionId, dialog, waiting }: { sessionId: string; dialog: Dia
 			data-testid="dialog"
 			data-method={dialog.method}
 			data-request-id={dialog.requestId}
+			onKeyDownCapture={(e) => {
+				// Someone typing in the composer when the question appears must not answer it with their Enter.
+				if (e.key === "Enter" && performance.now() - shownAt.current < ENTER_GRACE_MS) {
+					e.preventDefault();
+					e.stopPropagation();
+				}
+			}}
 			onKeyDown={(e) => {
 				if (e.key === "Escape") {
 					e.stopPropagation();

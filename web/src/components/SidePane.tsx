@@ -56,6 +56,16 @@ export function SidePane({ sessionId, apps, panels, onCommand, onAppCommand, rev
 		});
 	const width = clampWidth(layout.width, window.innerWidth);
 
+	// The drawer takes the focus when it opens and gives it back to its button when it closes.
+	const toggle = useRef<HTMLButtonElement>(null);
+	const wasOpen = useRef(false);
+	useEffect(() => {
+		if (!narrow) return;
+		if (drawerOpen) pane.current?.querySelector<HTMLElement>('[data-testid="pane-close"]')?.focus();
+		else if (wasOpen.current) toggle.current?.focus();
+		wasOpen.current = drawerOpen;
+	}, [drawerOpen, narrow]);
+
 	// A drawer with nothing left in it closes, so the next panel does not open it by surprise.
 	useEffect(() => {
 		if (count === 0) setDrawerOpen(false);
@@ -88,6 +98,7 @@ export function SidePane({ sessionId, apps, panels, onCommand, onAppCommand, rev
 		<>
 			{(narrow || layout.collapsed) && !shown && (
 				<button
+					ref={toggle}
 					type="button"
 					class={`pane-toggle${narrow ? " is-floating" : " is-rail"}`}
 					data-testid="pane-toggle"
