@@ -52,6 +52,33 @@ function noSerious(found: AxeFinding[], view: string): void {
 	assert.deepEqual(found, [], `axe-core on ${view}: ${JSON.stringify(found, null, 1)}`);
 }
 
+/** One exchange with the demo model, then the live panel "jobs" and the demo's Counter app. */
+async function exchangePanelAndApp(page: Page, greeting: string, panelText: string): Promise<void> {
+	await send(page, greeting);
+	await see(rows(page, "assistant"), greeting);
+	await idle(page);
+	await send(page, `/t-panel jobs ${panelText}`);
+	await send(page, "/demo-app");
+}
+
+/** Runs `command`, waits for its dialog, then for the focus on the element whose `data-<key>` is `value`. */
+async function dialogFocused(
+	page: Page,
+	command: string,
+	method: string,
+	key: string,
+	value: string,
+): Promise<Locator> {
+	await send(page, command);
+	const dialog = page.locator(`[data-testid="dialog"][data-method="${method}"]`);
+	await dialog.waitFor();
+	await until(
+		async () => (await page.evaluate(`document.activeElement?.dataset?.${key}`)) === value,
+		`the focus on ${key} ${value} in the ${method} dialog`,
+	);
+	return dialog;
+}
+
 const activeTestId = (page: Page) =>
 	page.evaluate("document.activeElement?.dataset?.testid ?? document.activeElement?.tagName");
 
@@ -92,11 +119,7 @@ describe("the chamber's layout, dialogs and accessibility", () => {
 		await newSession(desk);
 		noSerious(await seriousViolations(desk), "the session list with an empty session");
 
-		await send(desk, "hello");
-		await see(rows(desk, "assistant"), "offline demo model");
-		await idle(desk);
-		await send(desk, "/t-panel jobs first");
-		await send(desk, "/demo-app");
+		await exchangePanelAndApp(desk, "hello", "first");
 		const pane = desk.getByTestId("side-pane");
 		const panel = pane.locator('[data-testid="panel"][data-panel-id="jobs"]');
 		await see(panel, "first");
@@ -207,13 +230,8 @@ describe("the chamber's layout, dialogs and accessibility", () => {
 	});
 
 	test("a form takes the focus; Esc cancels it and a timed-out dialog leaves a row", async () => {
-		await send(desk, "/t-form");
-		const form = desk.locator('[data-testid="dialog"][data-method="form"]');
+		const form = await dialogFocused(desk, "/t-form", "form", "fieldId", "name");
 		await see(form, "Spawn");
-		await until(
-			async () => (await desk.evaluate("document.activeElement?.dataset?.fieldId")) === "name",
-			"the focus in the form's first field",
-		);
 		noSerious(await seriousViolations(desk), "a pending form");
 		// Tab stays inside the dialog.
 		for (let i = 0; i < 8; i++) await desk.keyboard.press("Tab");
@@ -239,13 +257,8 @@ describe("the chamber's layout, dialogs and accessibility", () => {
 		await shot(desk, "12-dialog-rows.png");
 
 		// A select: the first option has the focus, ↓ moves it, Enter picks it.
-		await send(desk, "/t-select");
-		const select = desk.locator('[data-testid="dialog"][data-method="select"]');
+		const select = await dialogFocused(desk, "/t-select", "select", "value", "red");
 		await see(select, "Pick");
-		await until(
-			async () => (await desk.evaluate("document.activeElement?.dataset?.value")) === "red",
-			"the focus on the first option",
-		);
 		await desk.keyboard.press("ArrowDown");
 		await desk.waitForTimeout(450); // past the grace period for an Enter meant for the composer
 		await desk.keyboard.press("Enter");
@@ -258,11 +271,7 @@ describe("the chamber's layout, dialogs and accessibility", () => {
 		await signIn(phone, serve.url);
 		noSerious(await seriousViolations(phone), "the phone's session list");
 		await newSession(phone);
-		await send(phone, "hello from a phone");
-		await see(rows(phone, "assistant"), "hello from a phone");
-		await idle(phone);
-		await send(phone, "/t-panel jobs on the phone");
-		await send(phone, "/demo-app");
+		await exchangePanelAndApp(phone, "hello from a phone", "on the phone");
 		const toggle = phone.getByTestId("pane-toggle");
 		await see(toggle.getByTestId("pane-badge"), /^2$/);
 		await send(phone, "the newest message");
@@ -289,16 +298,11 @@ describe("the chamber's layout, dialogs and accessibility", () => {
 
 	test("phone: a form's Submit is visible without scrolling, and the form is answered", async () => {
 		const phone = contexts.at(-1)!.pages()[0]!;
-		await send(phone, "/demo-form");
-		const form = phone.locator('[data-testid="dialog"][data-method="form"]');
+		const form = await dialogFocused(phone, "/demo-form", "form", "fieldId", "name");
 		await see(form, "Spawn agent");
 		const size = { width: 390, height: 844 };
 		inWindow(await box(form.getByTestId("dialog-submit")), size, "the form's Submit");
 		inWindow(await box(form), size, "the form sheet");
-		await until(
-			async () => (await phone.evaluate("document.activeElement?.dataset?.fieldId")) === "name",
-			"the focus in the form's first field",
-		);
 		await shot(phone, "15-phone-form.png");
 		noSerious(await seriousViolations(phone), "a form on the phone");
 		await form.locator('[data-field-id="name"]').fill("scout-p");
