@@ -175,6 +175,18 @@ describe("the chamber's layout, dialogs and accessibility", () => {
 		assert.equal(await pane.isVisible(), false, "folded after a reload too");
 		await desk.getByTestId("pane-toggle").click();
 		await see(panel, "second");
+
+		// A narrower window (a tablet): no room for three columns, so the pane becomes the drawer.
+		await desk.setViewportSize({ width: 900, height: 800 });
+		await desk.getByTestId("pane-toggle").waitFor();
+		assert.equal(await pane.isVisible(), false, "the drawer starts closed");
+		assert.ok((await box(transcript)).height >= 0.6 * 800, "the transcript keeps the height");
+		await desk.getByTestId("pane-toggle").click();
+		await see(panel, "second");
+		await desk.keyboard.press("Escape");
+		await until(async () => !(await pane.isVisible()), "Esc closes the drawer");
+		await desk.setViewportSize({ width: 1280, height: 800 });
+		await see(panel, "second");
 	});
 
 	test("a confirm takes the focus, Enter answers it (pi's default, Yes), focus returns to the composer", async () => {

@@ -10,8 +10,11 @@ import type { RunCommand } from "./ActionButton.js";
 import { AppDock, type RunAppCommand } from "./AppFrame.js";
 import { PanelDock } from "./PanelDock.js";
 
-/** Under this width the pane is a drawer: the same breakpoint as the one-column layout in styles.css. */
-const NARROW = "(max-width: 699px)";
+/**
+ * Under this width the pane is a drawer. It is wider than the one-column breakpoint (699 px): between the two,
+ * the session list, a pane and the transcript side by side would leave the transcript a strip.
+ */
+const NARROW = "(max-width: 1099px)";
 
 /** A request to show one panel or app, from its transcript marker; `n` makes a repeated click a new request. */
 export interface Reveal {
