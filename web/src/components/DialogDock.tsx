@@ -63,6 +63,16 @@ function trapTab(e: KeyboardEvent, root: HTMLElement): void {
 	}
 }
 
+/** ↑/↓ (and ←/→) walk a select's options as in pi's selector; Enter picks the focused one (it is a button). */
+function walkOptions(e: KeyboardEvent, root: HTMLElement): void {
+	const step = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 }[e.key];
+	const buttons = [...root.querySelectorAll<HTMLButtonElement>('[data-testid="dialog-option"]')];
+	const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+	if (!step || at < 0) return;
+	e.preventDefault();
+	buttons[(at + step + buttons.length) % buttons.length]?.focus();
+}
+
 function Dialog({ sessionId, dialog, waiting }: { sessionId: string; dialog: DialogRequest; waiting: number }) {
 	const [error, setError] = useState<string | undefined>();
 	const [sending, setSending] = useState(false);
@@ -125,6 +135,7 @@ function Dialog({ sessionId, dialog, waiting }: { sessionId: string; dialog: Dia
 					e.preventDefault();
 					cancel();
 				} else if (e.key === "Tab" && root.current) trapTab(e, root.current);
+				else if (root.current) walkOptions(e, root.current);
 			}}
 		>
 			<header class="dialog-head">
@@ -172,23 +183,7 @@ function DialogBody({ dialog, sending, onAnswer, onCancel }: BodyProps) {
 			const options = dialog.options ?? [];
 			return (
 				<div class="dialog-body">
-					<div
-						class={options.length > 6 ? "dialog-options list" : "dialog-options"}
-						onKeyDown={(e) => {
-							// ↑/↓ walk the options as in pi's selector; Enter picks the focused one (it is a button).
-							const step =
-								e.key === "ArrowDown" || e.key === "ArrowRight"
-									? 1
-									: e.key === "ArrowUp" || e.key === "ArrowLeft"
-										? -1
-										: 0;
-							if (!step) return;
-							const buttons = [...e.currentTarget.querySelectorAll<HTMLButtonElement>('[data-testid="dialog-option"]')];
-							const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
-							buttons[(at + step + buttons.length) % buttons.length]?.focus();
-							e.preventDefault();
-						}}
-					>
+					<div class={options.length > 6 ? "dialog-options list" : "dialog-options"}>
 						{options.map((option, i) => (
 							<button
 								type="button"
