@@ -15,16 +15,8 @@ import { PiExtensionMetrics } from "./pi-metrics.js";
 import { AppMounts } from "./ui/app-mounts.js";
 import { appCommandProblem, withOwner } from "./ui/app-owner.js";
 import { COMMAND_NAME, LIMITS } from "./ui/descriptors.js";
-import { SessionUi } from "./ui/session-ui.js";
-import type {
-	CommandView,
-	DialogRequest,
-	DismissReason,
-	EventName,
-	EventPayloads,
-	SessionSummary,
-	SessionView,
-} from "./wire.js";
+import { type DialogEnd, SessionUi } from "./ui/session-ui.js";
+import type { CommandView, EventName, EventPayloads, SessionSummary, SessionView } from "./wire.js";
 
 export interface OpenOptions {
 	cwd: string;
@@ -92,7 +84,7 @@ export class LiveSession {
 	) {
 		const id = pier.runtime.session.sessionId;
 		this.channel = new EventChannel(id, options.replay, RUN_SEQUENCE_BASE);
-		this.ui = new SessionUi(this.publish, (ended) => this.dialogsChanged(ended?.request, ended?.reason));
+		this.ui = new SessionUi(this.publish, (ended) => this.dialogsChanged(ended));
 		this.mounts = new AppMounts(pier.extensionHost);
 	}
 
@@ -340,11 +332,15 @@ export class LiveSession {
 	 * A dialog opened or ended: the list's "waiting" count changes; one that ended unanswered leaves a row (a
 	 * custom entry, outside the model's context like pier.error), so a timed-out question does not vanish unseen.
 	 */
-	private dialogsChanged(request: DialogRequest | undefined, reason: DismissReason | undefined): void {
-		if (this.closed || reason === "session-closed") return;
-		if (request && (reason === "timeout" || reason === "cancelled" || reason === "aborted")) {
-			const title = request.title.slice(0, LIMITS.titleChars);
-			this.session.sessionManager.appendCustomEntry(DIALOG_ENTRY, { method: request.method, title, reason });
+	private dialogsChanged(ended: DialogEnd | undefined): void {
+		if (this.closed || ended?.reason === "session-closed") return;
+		if (ended?.leaveRow) {
+			const { method, title } = ended.request;
+			this.session.sessionManager.appendCustomEntry(DIALOG_ENTRY, {
+				method,
+				title: title.slice(0, LIMITS.titleChars),
+				reason: ended.reason,
+			});
 		}
 		this.options.onChange?.(this.summary());
 	}

@@ -41,6 +41,14 @@ interface PendingDialog {
 	settle(answer: DialogAnswer | undefined, reason: DismissReason): void;
 }
 
+/** How a dialog ended, for the session that shows it. */
+export interface DialogEnd {
+	request: DialogRequest;
+	reason: DismissReason;
+	/** Ended unanswered (timeout, cancel, abort) and within the rate of rows such dialogs may leave. */
+	leaveRow: boolean;
+}
+
 /** `ctx.ui` as the chamber offers it: pi's interface plus PiChamber's `form`. */
 export interface ChamberUiContext extends ExtensionUIContext {
 	form(title: string, fields: unknown, opts?: ExtensionUIDialogOptions): Promise<Record<string, string> | undefined>;
@@ -67,11 +75,12 @@ export class SessionUi {
 
 	/**
 	 * `onDialogs` hears every dialog that opens or ends (with how it ended), so the owner can keep the session
-	 * list's "waiting" mark current and leave a transcript row for a dialog nobody answered.
+	 * list's "waiting" mark current; `leaveRow` says whether a dialog nobody answered should leave a transcript
+	 * row (unanswered, and within the session's rate for such rows).
 	 */
 	constructor(
 		private readonly publish: Publish,
-		private readonly onDialogs: (ended?: { request: DialogRequest; reason: DismissReason }) => void = () => {},
+		private readonly onDialogs: (ended?: DialogEnd) => void = () => {},
 	) {}
 
 	get hasPendingDialogs(): boolean {
@@ -216,7 +225,8 @@ export class SessionUi {
 				if (timer) clearTimeout(timer);
 				opts?.signal?.removeEventListener("abort", onAbort);
 				this.publish("extension.dialog.dismiss", { requestId, reason });
-				this.onDialogs({ request, reason });
+				const unanswered = reason === "timeout" || reason === "cancelled" || reason === "aborted";
+				this.onDialogs({ request, reason, leaveRow: unanswered && this.limits.admitDialogRow() });
 				resolve(parse(answer));
 			};
 			opts?.signal?.addEventListener("abort", onAbort, { once: true });
