@@ -342,8 +342,16 @@ export class LiveSession {
 				reason: ended.reason,
 			});
 		}
-		this.options.onChange?.(this.summary());
+		// A summary costs a pass over the entries, and dialogs can open and end hundreds of times a second: the
+		// list hears of them at most every 100 ms, with the count as it is then.
+		this.waitingNotice ??= setTimeout(() => {
+			this.waitingNotice = undefined;
+			if (!this.closed) this.options.onChange?.(this.summary());
+		}, 100);
+		this.waitingNotice.unref?.();
 	}
+
+	private waitingNotice: NodeJS.Timeout | undefined;
 
 	summary(): SessionSummary {
 		const manager = this.session.sessionManager;

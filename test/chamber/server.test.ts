@@ -584,9 +584,15 @@ describe("pier serve over HTTP", () => {
 			return e.event === "transcript.row" && row?.kind === "dialog" && row.reason === reason;
 		};
 		assert.equal((await listed())?.waiting, undefined, "nothing waits yet");
+		const daemon = api.events("");
+		const listEvent = (waiting: number | undefined) => (e: Envelope) =>
+			e.event === "sessions.changed" &&
+			e.payload.id === id &&
+			(e.payload.session as { waiting?: number } | undefined)?.waiting === waiting;
 
 		await run(id, "t-confirm", "400");
 		await stream.waitFor((e) => e.event === "extension.dialog", "the timed confirm");
+		await daemon.waitFor(listEvent(1), "the daemon stream marking the session waiting");
 		assert.equal((await listed())?.waiting, 1, "the list counts the pending dialog");
 		const timedOut = await stream.waitFor(dialogRow("timeout"), "the timed-out dialog's row");
 		assert.deepEqual(
@@ -594,6 +600,8 @@ describe("pier serve over HTTP", () => {
 			{ kind: "dialog", id: "", method: "confirm", title: "Sure?", reason: "timeout", timestamp: 0 },
 		);
 		assert.equal((await listed())?.waiting, undefined, "no longer waiting");
+		await daemon.waitFor(listEvent(undefined), "the daemon stream clearing the mark");
+		daemon.close();
 
 		await run(id, "t-input");
 		const input = await stream.waitFor((e) => e.event === "extension.dialog" && e.payload.method === "input", "input");
