@@ -9,13 +9,13 @@ import { commandContextActions } from "../agent/command-actions.js";
 import { createPierRuntime, modelRefOf, type PierRuntime, type SessionTarget } from "../agent/session-factory.js";
 import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
 import { depthMessage, valueTooDeep } from "../extensions/protocol/depth.js";
-import { ENTRY_DEPTH, ERROR_ENTRY, entryFacts, rowOf, rowsOf, summaryOf } from "./transcript.js";
+import { DIALOG_ENTRY, ENTRY_DEPTH, ERROR_ENTRY, entryFacts, rowOf, rowsOf, summaryOf } from "./transcript.js";
 import { OutsideWrites } from "./outside-writes.js";
 import { PiExtensionMetrics } from "./pi-metrics.js";
 import { AppMounts } from "./ui/app-mounts.js";
 import { appCommandProblem, withOwner } from "./ui/app-owner.js";
-import { COMMAND_NAME } from "./ui/descriptors.js";
-import { SessionUi } from "./ui/session-ui.js";
+import { COMMAND_NAME, LIMITS } from "./ui/descriptors.js";
+import { type DialogEnd, SessionUi } from "./ui/session-ui.js";
 import type { CommandView, EventName, EventPayloads, SessionSummary, SessionView } from "./wire.js";
 
 export interface OpenOptions {
@@ -84,7 +84,7 @@ export class LiveSession {
 	) {
 		const id = pier.runtime.session.sessionId;
 		this.channel = new EventChannel(id, options.replay, RUN_SEQUENCE_BASE);
-		this.ui = new SessionUi(this.publish);
+		this.ui = new SessionUi(this.publish, (ended) => this.dialogsChanged(ended));
 		this.mounts = new AppMounts(pier.extensionHost);
 	}
 
@@ -328,16 +328,45 @@ export class LiveSession {
 		this.publish("extension.error", data);
 	}
 
+	/**
+	 * A dialog opened or ended: the list's "waiting" count changes; one that ended unanswered leaves a row (a
+	 * custom entry, outside the model's context like pier.error), so a timed-out question does not vanish unseen.
+	 */
+	private dialogsChanged(ended: DialogEnd | undefined): void {
+		if (this.closed || ended?.reason === "session-closed") return;
+		if (ended?.leaveRow) {
+			const { method, title } = ended.request;
+			this.session.sessionManager.appendCustomEntry(DIALOG_ENTRY, {
+				method,
+				title: title.slice(0, LIMITS.titleChars),
+				reason: ended.reason,
+			});
+		}
+		// A summary costs a pass over the entries, and dialogs can open and end hundreds of times a second: the
+		// list hears of them at most every 100 ms, with the count as it is then.
+		this.waitingNotice ??= setTimeout(() => {
+			this.waitingNotice = undefined;
+			if (!this.closed) this.options.onChange?.(this.summary());
+		}, 100);
+		this.waitingNotice.unref?.();
+	}
+
+	private waitingNotice: NodeJS.Timeout | undefined;
+
 	summary(): SessionSummary {
 		const manager = this.session.sessionManager;
 		const name = manager.getSessionName();
 		// A session pi has not written yet still has its header in memory.
 		const header = manager.getHeader() ?? { id: this.id, cwd: manager.getCwd(), timestamp: new Date().toISOString() };
-		return summaryOf({ ...header, id: this.id }, entryFacts(manager.getEntries()), {
-			...(name ? { name } : {}),
-			live: true,
-			streaming: this.session.isStreaming,
-		});
+		const waiting = this.ui.pendingDialogCount;
+		return {
+			...summaryOf({ ...header, id: this.id }, entryFacts(manager.getEntries()), {
+				...(name ? { name } : {}),
+				live: true,
+				streaming: this.session.isStreaming,
+			}),
+			...(waiting > 0 ? { waiting } : {}),
+		};
 	}
 
 	commands(): CommandView[] {

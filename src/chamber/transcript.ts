@@ -8,10 +8,14 @@ import { valueTooDeep } from "../extensions/protocol/depth.js";
 import { normalizeCard } from "./ui/cards.js";
 import { unwrapDescriptor } from "./ui/text.js";
 import { LIMITS } from "./ui/descriptors.js";
-import type { SessionSummary, ToolCallView, TranscriptRow } from "./wire.js";
+import type { DialogMethod, SessionSummary, ToolCallView, TranscriptRow, UnansweredReason } from "./wire.js";
 
 /** Custom entry type under which pier records extension errors in the session file. */
 export const ERROR_ENTRY = "pier.error";
+/** Custom entry type under which pier records a dialog that ended unanswered (timed out, cancelled, aborted). */
+export const DIALOG_ENTRY = "pier.dialog";
+const DIALOG_METHODS: readonly string[] = ["select", "confirm", "input", "editor", "form"];
+const UNANSWERED: readonly string[] = ["timeout", "cancelled", "aborted"];
 
 type Part = { type?: string; text?: string; thinking?: string; id?: string; name?: string; arguments?: unknown };
 
@@ -126,6 +130,20 @@ export function rowOf(entry: SessionEntry): TranscriptRow | undefined {
 					id: entry.id,
 					message: String(data?.message ?? "extension error"),
 					...(typeof data?.source === "string" ? { source: data.source } : {}),
+					timestamp: timeOf(entry),
+				};
+			}
+			if (
+				entry.customType === DIALOG_ENTRY &&
+				DIALOG_METHODS.includes(String(data?.method)) &&
+				UNANSWERED.includes(String(data?.reason))
+			) {
+				return {
+					kind: "dialog",
+					id: entry.id,
+					method: data?.method as DialogMethod,
+					title: String(data?.title ?? "").slice(0, LIMITS.titleChars),
+					reason: data?.reason as UnansweredReason,
 					timestamp: timeOf(entry),
 				};
 			}

@@ -102,6 +102,8 @@ export interface SessionSummary {
 	streaming: boolean;
 	/** Out of the default list (`GET /sessions?archived=1` lists these); the file is untouched. */
 	archived?: boolean;
+	/** Dialogs waiting for the user's answer (open sessions only; absent when none). */
+	waiting?: number;
 }
 
 export interface ToolCallView {
@@ -134,7 +136,9 @@ export type TranscriptRow =
 	| { kind: "card"; id: string; source: "entry" | "message"; card: NormalizedCard }
 	| { kind: "app"; id: string; appId: string; title?: string; removed?: boolean }
 	| { kind: "custom"; id: string; customType: string; content: unknown }
-	| { kind: "error"; id: string; message: string; source?: string; timestamp: number };
+	| { kind: "error"; id: string; message: string; source?: string; timestamp: number }
+	/** A dialog that ended unanswered: the trace it leaves once it is gone from the screen. */
+	| { kind: "dialog"; id: string; method: DialogMethod; title: string; reason: UnansweredReason; timestamp: number };
 
 export type WidgetPlacement = "aboveEditor" | "belowEditor";
 
@@ -214,6 +218,8 @@ export interface TrustView {
 // ---- events ---------------------------------------------------------------------------------------
 
 export type DismissReason = "answered" | "timeout" | "cancelled" | "aborted" | "session-closed";
+/** The ways a dialog ends without an answer that leave a transcript row (a closing session leaves none). */
+export type UnansweredReason = "timeout" | "cancelled" | "aborted";
 
 /** Every event name with its payload: the stream's single source of truth. */
 export interface EventPayloads {

@@ -258,11 +258,14 @@ describe("the chamber in a browser: hostile content, a phone, reload and restart
 		await see(badge, /^live$/);
 		await send(page, "/t-panel jobs third");
 		await see(panel, "third");
-		// The transcript keeps every version of the panel; only the latest is unfolded.
+		// The transcript keeps every version of the panel: earlier ones folded, the latest a marker that opens the
+		// side pane, where the panel shows in full (once).
 		const jobCards = rows(page, "card").filter({ hasText: "Panel jobs" });
 		await until(async () => ((await jobCards.count()) === 3 ? true : undefined), "three versions of the panel");
 		assert.equal(await jobCards.locator("details.superseded").count(), 2, "two earlier versions, folded");
-		await see(jobCards.last(), "third");
+		await jobCards.last().getByTestId("panel-marker").click();
+		await see(panel, "third");
+		assert.equal(await page.locator('[data-testid="card"]').filter({ hasText: "third" }).count(), 1);
 		await see(rows(page, "user"), "hello");
 		await sameRowsAsDaemon(id, "on the restarted daemon's new port");
 	});

@@ -573,6 +573,57 @@ describe("pier serve over HTTP", () => {
 		stream.close();
 	});
 
+	test("an unanswered dialog leaves a row (timed out, cancelled); a waiting session is marked in the list", async () => {
+		const { id, stream } = await newSession();
+		const listed = async () =>
+			(await api.call<{ sessions: { id: string; waiting?: number }[] }>("GET", "/api/pi/sessions")).body.sessions.find(
+				(s) => s.id === id,
+			);
+		const dialogRow = (reason: string) => (e: Envelope) => {
+			const row = e.payload.row as { kind?: string; reason?: string } | undefined;
+			return e.event === "transcript.row" && row?.kind === "dialog" && row.reason === reason;
+		};
+		assert.equal((await listed())?.waiting, undefined, "nothing waits yet");
+		const daemon = api.events("");
+		const listEvent = (waiting: number | undefined) => (e: Envelope) =>
+			e.event === "sessions.changed" &&
+			e.payload.id === id &&
+			(e.payload.session as { waiting?: number } | undefined)?.waiting === waiting;
+
+		await run(id, "t-confirm", "400");
+		await stream.waitFor((e) => e.event === "extension.dialog", "the timed confirm");
+		await daemon.waitFor(listEvent(1), "the daemon stream marking the session waiting");
+		assert.equal((await listed())?.waiting, 1, "the list counts the pending dialog");
+		const timedOut = await stream.waitFor(dialogRow("timeout"), "the timed-out dialog's row");
+		assert.deepEqual(
+			{ ...(timedOut.payload.row as Record<string, unknown>), id: "", timestamp: 0 },
+			{ kind: "dialog", id: "", method: "confirm", title: "Sure?", reason: "timeout", timestamp: 0 },
+		);
+		assert.equal((await listed())?.waiting, undefined, "no longer waiting");
+		await daemon.waitFor(listEvent(undefined), "the daemon stream clearing the mark");
+		daemon.close();
+
+		await run(id, "t-input");
+		const input = await stream.waitFor((e) => e.event === "extension.dialog" && e.payload.method === "input", "input");
+		await api.call("POST", `/api/pi/sessions/${id}/dialogs/${input.payload.requestId}`, { cancelled: true });
+		await stream.waitFor(dialogRow("cancelled"), "the cancelled dialog's row");
+
+		// An answered dialog leaves none; the rows are in the view (hydration) as well.
+		await run(id, "t-select");
+		const select = await stream.waitFor(
+			(e) => e.event === "extension.dialog" && e.payload.method === "select",
+			"select",
+		);
+		await api.call("POST", `/api/pi/sessions/${id}/dialogs/${select.payload.requestId}`, { value: "red" });
+		await stream.waitFor(
+			resultRow((c) => c.selected === "red"),
+			"the answer",
+		);
+		const kinds = (await view(id)).rows.filter((r) => r.kind === "dialog").map((r) => `${r.method}:${r.reason}`);
+		assert.deepEqual(kinds, ["confirm:timeout", "input:cancelled"]);
+		stream.close();
+	});
+
 	test("a card, a live panel, a form and a dialog round trip from a QuickJS extension", async () => {
 		const { id, stream } = await newSession();
 		const qResult = (match: (content: Record<string, unknown>) => boolean) => (e: Envelope) => {

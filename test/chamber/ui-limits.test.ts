@@ -1,7 +1,7 @@
 /** A chamber session's UI bounds, straight on SessionUi: what is refused, with which message, and what stays. */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { SessionUi } from "../../src/chamber/ui/session-ui.js";
+import { type DialogEnd, SessionUi } from "../../src/chamber/ui/session-ui.js";
 import { SESSION_UI_LIMITS, UiLimitError } from "../../src/chamber/ui/ui-limits.js";
 
 function session() {
@@ -76,5 +76,36 @@ describe("SessionUi limits", () => {
 		ctx.setEditorText("e".repeat(SESSION_UI_LIMITS.editorTextChars + 10));
 		ctx.pasteToEditor("more");
 		assert.equal(ui.view().editorText?.length, SESSION_UI_LIMITS.editorTextChars);
+	});
+
+	test("unanswered dialogs leave rows up to the burst; the next one past it ends without a row", async () => {
+		const ends: DialogEnd[] = [];
+		const ui = new SessionUi(
+			() => {},
+			(ended) => ended && ends.push(ended),
+		);
+		const ctx = ui.context();
+		const burst = SESSION_UI_LIMITS.dialogRowBurst;
+		for (let i = 0; i <= burst; i++) {
+			const answer = ctx.confirm(`q${i}`, "?");
+			const pending = ui.view().dialogs[0];
+			assert.ok(pending);
+			assert.deepEqual(ui.answer(pending.requestId, { cancelled: true }), { ok: true });
+			assert.equal(await answer, false);
+		}
+		assert.equal(ends.length, burst + 1, "every dialog ended");
+		assert.deepEqual(
+			ends.map((e) => e.leaveRow),
+			[...Array(burst).fill(true), false],
+			`${burst} rows, then none past the burst`,
+		);
+		// An answered dialog never leaves one.
+		const answered = ctx.confirm("yes?", "?");
+		ui.answer(ui.view().dialogs[0]!.requestId, { confirmed: true });
+		assert.equal(await answered, true);
+		assert.deepEqual(
+			{ reason: ends.at(-1)?.reason, leaveRow: ends.at(-1)?.leaveRow },
+			{ reason: "answered", leaveRow: false },
+		);
 	});
 });

@@ -26,11 +26,17 @@ export function mintToken(): string {
 }
 
 /**
- * The app's document, without any secret in it. No color-scheme: extension HTML is written for the default
- * white page, which the frame keeps in dark mode too.
+ * What every app document starts with: the user's colour scheme. `color-scheme: light dark` makes the frame's
+ * defaults (background, text, form controls, scrollbars) follow `prefers-color-scheme`, which an app reads the
+ * usual way (a CSS media query or `matchMedia`); an app drawn for a white page only opts out with
+ * `:root { color-scheme: light }`. It is a style sheet in the app's own document: it grants nothing the sandbox
+ * and the frame's CSP did not already allow (inline styles).
  */
+export const APP_SCHEME_STYLE = ":root{color-scheme:light dark}html{background:Canvas;color:CanvasText}";
+
+/** The app's document, without any secret in it. */
 export function buildAppDocument(html: string): string {
-	return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${APP_CSP}"><meta name="referrer" content="no-referrer"></head><body>${html}</body></html>`;
+	return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${APP_CSP}"><meta name="referrer" content="no-referrer"><meta name="color-scheme" content="light dark"><style>${APP_SCHEME_STYLE}</style></head><body>${html}</body></html>`;
 }
 
 /** Defense in depth: a real click in the frame also activates this page; a script's click never does. */

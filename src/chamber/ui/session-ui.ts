@@ -32,6 +32,14 @@ interface PendingDialog {
 	settle(answer: DialogAnswer | undefined, reason: DismissReason): void;
 }
 
+/** How a dialog ended, for the session that shows it. */
+export interface DialogEnd {
+	request: DialogRequest;
+	reason: DismissReason;
+	/** Ended unanswered (timeout, cancel, abort) and within the rate of rows such dialogs may leave. */
+	leaveRow: boolean;
+}
+
 /** `ctx.ui` as the chamber offers it: pi's interface plus PiChamber's `form`. */
 export interface ChamberUiContext extends ExtensionUIContext {
 	form(title: string, fields: unknown, opts?: ExtensionUIDialogOptions): Promise<Record<string, string> | undefined>;
@@ -56,10 +64,22 @@ export class SessionUi {
 	private editorText = "";
 	private readonly limits = new SessionUiLimits();
 
-	constructor(private readonly publish: Publish) {}
+	/**
+	 * `onDialogs` hears every dialog that opens or ends (with how it ended), so the owner can keep the session
+	 * list's "waiting" mark current; `leaveRow` says whether a dialog nobody answered should leave a transcript
+	 * row (unanswered, and within the session's rate for such rows).
+	 */
+	constructor(
+		private readonly publish: Publish,
+		private readonly onDialogs: (ended?: DialogEnd) => void = () => {},
+	) {}
 
 	get hasPendingDialogs(): boolean {
 		return this.dialogs.size > 0;
+	}
+
+	get pendingDialogCount(): number {
+		return this.dialogs.size;
 	}
 
 	view(): UiState {
@@ -196,11 +216,14 @@ export class SessionUi {
 				if (timer) clearTimeout(timer);
 				opts?.signal?.removeEventListener("abort", onAbort);
 				this.publish("extension.dialog.dismiss", { requestId, reason });
+				const unanswered = reason === "timeout" || reason === "cancelled" || reason === "aborted";
+				this.onDialogs({ request, reason, leaveRow: unanswered && this.limits.admitDialogRow() });
 				resolve(parse(answer));
 			};
 			opts?.signal?.addEventListener("abort", onAbort, { once: true });
 			this.dialogs.set(requestId, { request, settle });
 			this.publish("extension.dialog", request);
+			this.onDialogs();
 		});
 	}
 

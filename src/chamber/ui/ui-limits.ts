@@ -27,6 +27,13 @@ export const SESSION_UI_LIMITS = {
 	/** Characters published (widget lines, status, notification, title, editor text). */
 	contentCharsPerSecond: 512 * 1024,
 	contentCharBurst: 2 * 1024 * 1024,
+	/**
+	 * Transcript rows left by dialogs that ended unanswered: each is an entry in the session file, and a dialog
+	 * with a 1 ms timeout costs an extension nothing, so past a burst of 32 the rows come at one a second (the
+	 * dialogs themselves still end; the ones past the rate leave no row).
+	 */
+	dialogRowsPerSecond: 1,
+	dialogRowBurst: 32,
 } as const;
 
 /** A UI call refused by a limit; its message names the limit and what to do. */
@@ -44,6 +51,16 @@ export class SessionUiLimits {
 		SESSION_UI_LIMITS.contentCharsPerSecond,
 		SESSION_UI_LIMITS.contentCharBurst,
 	);
+
+	private readonly dialogRows = new TokenBucket(
+		SESSION_UI_LIMITS.dialogRowsPerSecond,
+		SESSION_UI_LIMITS.dialogRowBurst,
+	);
+
+	/** Whether one more unanswered dialog may leave a transcript row now. */
+	admitDialogRow(): boolean {
+		return this.dialogRows.take();
+	}
 
 	/** Throws unless one more publishing call of `chars` characters fits the session's rates. */
 	admit(what: "notify" | "update", chars: number): void {

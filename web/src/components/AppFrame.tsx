@@ -2,7 +2,7 @@
  * One app surface. A fresh token is minted whenever the HTML changes and the iframe is keyed by it, so a
  * reloaded app can never reuse a token an earlier document saw.
  */
-import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef } from "preact/hooks";
 import {
 	APP_FRAME_URL,
 	APP_SANDBOX,
@@ -22,8 +22,6 @@ export function AppFrame({ app, onCommand }: { app: AppSurface; onCommand: RunAp
 	const doc = useMemo(() => buildAppDocument(app.html), [app.html]);
 	const frame = useRef<HTMLIFrameElement>(null);
 	const mounted = useRef<string | undefined>(undefined);
-	// Phones start with apps folded: an open one would take most of the screen from the transcript.
-	const [initiallyOpen] = useState(() => window.matchMedia("(min-width: 700px)").matches);
 	const run = useRef(onCommand);
 	run.current = onCommand;
 
@@ -38,7 +36,8 @@ export function AppFrame({ app, onCommand }: { app: AppSurface; onCommand: RunAp
 	}, [token, app.appId]);
 
 	return (
-		<details class="app-surface" open={initiallyOpen} data-app-id={app.appId}>
+		// Open from the start: the side pane or the phone's drawer keeps it out of the transcript's way.
+		<details class="app-surface" open data-app-id={app.appId} tabIndex={-1}>
 			<summary>{visible(app.title ?? app.appId)}</summary>
 			<iframe
 				key={token}

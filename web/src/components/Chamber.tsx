@@ -22,6 +22,11 @@ function upsertSession(list: SessionSummary[], s: SessionSummary): SessionSummar
 	return [...list.filter((o) => o.id !== s.id), s].sort(byNewest);
 }
 
+function withWaiting(s: SessionSummary, waiting: number | undefined): SessionSummary {
+	const { waiting: _old, ...rest } = s;
+	return waiting ? { ...rest, waiting } : rest;
+}
+
 function selectedFromUrl(): string | undefined {
 	return new URLSearchParams(window.location.search).get("s") ?? undefined;
 }
@@ -99,17 +104,21 @@ export function Chamber({ onSignOut, onUnauthorized }: Props) {
 	useEffect(() => {
 		if (!header) return;
 		const { id, streaming } = header;
+		const waiting = header.waiting > 0 ? header.waiting : undefined;
 		setSessions((list) =>
-			list.some((s) => s.id === id && s.streaming !== streaming)
-				? list.map((s) => (s.id === id ? { ...s, streaming, live: true } : s))
+			list.some((s) => s.id === id && (s.streaming !== streaming || s.waiting !== waiting))
+				? list.map((s) => (s.id === id ? withWaiting({ ...s, streaming, live: true }, waiting) : s))
 				: list,
 		);
 	}, [header]);
 
 	const title = visible(header?.title ?? "pier");
+	// Sessions waiting for an answer, this one included: the title is what a user sees from another tab.
+	const waitingCount = sessions.filter((s) => (s.waiting ?? 0) > 0).length;
 	useEffect(() => {
-		document.title = header ? `${title} · pier` : "pier";
-	}, [title, header]);
+		const base = header ? `${title} · pier` : "pier";
+		document.title = waitingCount > 0 ? `(${waitingCount}) waiting · ${base}` : base;
+	}, [title, header, waitingCount]);
 
 	const saveTriggers = useCallback(async (next: CommandTrigger[]) => {
 		const saved = await api.putUiSettings({ triggers: next });

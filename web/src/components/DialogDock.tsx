@@ -1,25 +1,60 @@
 /**
- * Blocking extension dialogs (ctx.ui.select/confirm/input/editor/form). Each answer is posted once; the dialog
- * leaves when the server dismisses it, so every device showing it closes together.
+ * Blocking extension dialogs (ctx.ui.select/confirm/input/editor/form), as a modal: the oldest pending one takes
+ * the keyboard (Enter answers, Esc cancels, Tab stays inside) and the others wait behind it, counted. On a phone
+ * it is a sheet fixed to the bottom whose buttons never scroll away. Each answer is posted once; the dialog leaves
+ * when the server dismisses it, so every device showing it closes together, and focus goes back to the composer.
  */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, describeError } from "../api.js";
 import type { DialogAnswer, DialogRequest, FormField } from "../types.js";
+import { ENTER_GRACE_MS, initialFocus, trapTab, walkOptions } from "../dialog-keys.js";
 import { visible, visibleText } from "../visible.js";
 
-export function DialogDock({ sessionId, dialogs }: { sessionId: string; dialogs: DialogRequest[] }) {
+interface DockProps {
+	sessionId: string;
+	dialogs: DialogRequest[];
+	/** The last dialog left: where the keyboard goes next (the composer). */
+	onDone?: () => void;
+}
+
+export function DialogDock({ sessionId, dialogs, onDone }: DockProps) {
+	const first = dialogs[0];
+	const had = useRef(dialogs.length > 0);
+	useEffect(() => {
+		const has = dialogs.length > 0;
+		// Only when the focus had nowhere left to be: a user who clicked elsewhere meanwhile keeps their place.
+		if (had.current && !has && (document.activeElement === document.body || document.activeElement === null))
+			onDone?.();
+		had.current = has;
+	}, [dialogs.length, onDone]);
 	return (
-		<div class="dialog-dock" data-testid="dialog-dock" hidden={dialogs.length === 0}>
-			{dialogs.map((d) => (
-				<Dialog key={d.requestId} sessionId={sessionId} dialog={d} />
-			))}
+		<div class="dialog-layer" data-testid="dialog-dock" hidden={!first}>
+			{first && <Dialog key={first.requestId} sessionId={sessionId} dialog={first} waiting={dialogs.length - 1} />}
 		</div>
 	);
 }
 
-function Dialog({ sessionId, dialog }: { sessionId: string; dialog: DialogRequest }) {
+function Dialog({ sessionId, dialog, waiting }: { sessionId: string; dialog: DialogRequest; waiting: number }) {
 	const [error, setError] = useState<string | undefined>();
 	const [sending, setSending] = useState(false);
+	const root = useRef<HTMLElement>(null);
+	const shownAt = useRef(performance.now());
+
+	useEffect(() => {
+		const el = root.current;
+		if (!el) return;
+		(initialFocus(el, dialog.method) ?? el).focus();
+		// A modal keeps the keyboard: whatever takes the focus behind it (the composer refocusing itself once its
+		// send returns, say) hands it back, so Enter can never send a chat message instead of answering.
+		const keep = (e: FocusEvent) => {
+			if (!(e.target instanceof Element) || el.contains(e.target)) return;
+			// The page's own confirm (a card action's question) is a modal above this one: it keeps its focus.
+			if (e.target.closest('[aria-modal="true"]')) return;
+			(initialFocus(el, dialog.method) ?? el).focus();
+		};
+		document.addEventListener("focusin", keep);
+		return () => document.removeEventListener("focusin", keep);
+	}, [dialog.method]);
 
 	const answer = async (body: DialogAnswer) => {
 		setSending(true);
@@ -33,26 +68,51 @@ function Dialog({ sessionId, dialog }: { sessionId: string; dialog: DialogReques
 		}
 	};
 	const cancel = () => void answer({ cancelled: true });
+	const titleId = `dialog-title-${dialog.requestId}`;
+	const messageId = `dialog-message-${dialog.requestId}`;
 
 	return (
 		<section
+			ref={root}
 			class="dialog"
+			role="dialog"
+			aria-modal="true"
+			aria-labelledby={titleId}
+			aria-describedby={dialog.message ? messageId : undefined}
+			tabIndex={-1}
 			data-testid="dialog"
 			data-method={dialog.method}
 			data-request-id={dialog.requestId}
-			aria-label={dialog.title}
+			onKeyDownCapture={(e) => {
+				// Someone typing in the composer when the question appears must not answer it with their Enter.
+				if (e.key === "Enter" && performance.now() - shownAt.current < ENTER_GRACE_MS) {
+					e.preventDefault();
+					e.stopPropagation();
+				}
+			}}
 			onKeyDown={(e) => {
 				if (e.key === "Escape") {
 					e.stopPropagation();
+					e.preventDefault();
 					cancel();
-				}
+				} else if (e.key === "Tab" && root.current) trapTab(e, root.current);
+				else if (root.current) walkOptions(e, root.current);
 			}}
 		>
 			<header class="dialog-head">
-				<h3>{visible(dialog.title)}</h3>
+				<h2 id={titleId}>{visible(dialog.title)}</h2>
 				<Countdown dialog={dialog} />
 			</header>
-			{dialog.message && <p class="dialog-message">{visibleText(dialog.message)}</p>}
+			{waiting > 0 && (
+				<p class="dialog-queue muted" data-testid="dialog-queue">
+					{waiting} more {waiting === 1 ? "question waits" : "questions wait"} after this one
+				</p>
+			)}
+			{dialog.message && (
+				<p class="dialog-message" id={messageId}>
+					{visibleText(dialog.message)}
+				</p>
+			)}
 			<DialogBody dialog={dialog} sending={sending} onAnswer={answer} onCancel={cancel} />
 			{error && (
 				<div class="inline-error" role="alert" data-testid="dialog-error">

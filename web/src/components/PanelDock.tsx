@@ -1,4 +1,4 @@
-/** Live panels: the latest card for each id, above the composer. */
+/** Live panels: the latest card for each id, in the side pane (the transcript keeps a marker of each update). */
 import type { NormalizedCard } from "../types.js";
 import type { RunCommand } from "./ActionButton.js";
 import { Card } from "./Card.js";
@@ -7,7 +7,7 @@ export function PanelDock({ panels, onCommand }: { panels: NormalizedCard[]; onC
 	return (
 		<div class="panel-dock" data-testid="panel-dock" hidden={panels.length === 0}>
 			{panels.map((card, i) => (
-				<div class="panel" key={card.id ?? `i${i}`} data-testid="panel" data-panel-id={card.id}>
+				<div class="panel" key={card.id ?? `i${i}`} data-testid="panel" data-panel-id={card.id} tabIndex={-1}>
 					<Card card={card} onCommand={onCommand} />
 				</div>
 			))}

@@ -15,11 +15,18 @@ interface RowProps {
 	live: Map<string, LiveTool>;
 	results: Map<string, ToolResultRow>;
 	onCommand: RunCommand;
-	/** A live panel's card that a later one replaced: kept as history, folded. */
-	superseded?: boolean;
+	/** A live panel's version: the current one (shown in the side pane), an earlier one, or a removed panel's last. */
+	marker?: PanelMarker;
+	onReveal?: (kind: "panel" | "app", id: string) => void;
+	/** An app row whose app is still open: its row opens it in the side pane. */
+	appOpen?: boolean;
 }
 
-export function Row({ row, live, results, onCommand, superseded }: RowProps) {
+export type PanelMarker = "current" | "earlier" | "gone";
+
+const DIALOG_ENDINGS = { timeout: "timed out unanswered", cancelled: "was cancelled", aborted: "was withdrawn" };
+
+export function Row({ row, live, results, onCommand, marker, onReveal, appOpen }: RowProps) {
 	const common = { "data-testid": "row", "data-kind": row.kind, "data-row-id": row.id };
 	switch (row.kind) {
 		case "user":
@@ -56,23 +63,63 @@ export function Row({ row, live, results, onCommand, superseded }: RowProps) {
 					</details>
 				</div>
 			);
-		case "card":
+		case "card": {
+			if (!marker || !row.card.id) {
+				return (
+					<div class="row row-card" {...common}>
+						<Card card={row.card} onCommand={onCommand} />
+					</div>
+				);
+			}
+			const id = row.card.id;
+			const name = visible(row.card.title ?? id);
 			return (
-				<div class="row row-card" {...common}>
-					{superseded ? (
+				<div class="row row-card row-marker" {...common} data-panel-marker={marker}>
+					{marker === "current" ? (
+						<button
+							type="button"
+							class="panel-marker"
+							data-testid="panel-marker"
+							data-panel-id={id}
+							onClick={() => onReveal?.("panel", id)}
+						>
+							<span aria-hidden="true">◧</span> {name} · updated <span class="muted">· show</span>
+						</button>
+					) : (
 						<details class="superseded">
-							<summary>{visible(row.card.title ?? row.card.id)} · earlier version</summary>
+							<summary>
+								{name} · {marker === "earlier" ? "earlier version" : "last version (removed)"}
+							</summary>
 							<Card card={row.card} onCommand={onCommand} />
 						</details>
-					) : (
-						<Card card={row.card} onCommand={onCommand} />
 					)}
 				</div>
 			);
+		}
 		case "app":
 			return (
 				<div class="row row-note" {...common}>
-					App “{visible(row.title ?? row.appId)}” {row.removed ? "closed" : "opened"}
+					{row.removed || !appOpen || !onReveal ? (
+						<>
+							App “{visible(row.title ?? row.appId)}” {row.removed ? "closed" : "opened"}
+						</>
+					) : (
+						<button
+							type="button"
+							class="panel-marker"
+							data-testid="app-marker"
+							data-app-id={row.appId}
+							onClick={() => onReveal("app", row.appId)}
+						>
+							App “{visible(row.title ?? row.appId)}” opened <span class="muted">· show</span>
+						</button>
+					)}
+				</div>
+			);
+		case "dialog":
+			return (
+				<div class="row row-note row-dialog" {...common} data-reason={row.reason}>
+					{row.method === "form" ? "Form" : "Question"} “{visible(row.title)}” {DIALOG_ENDINGS[row.reason]}
 				</div>
 			);
 		case "custom":

@@ -222,6 +222,11 @@ function SessionItem({ session, selected, onSelect, onChanged, onDeleted }: Item
 			) : (
 				<button type="button" class="session-open" onClick={onSelect}>
 					<span class="session-name">{sessionLabel(session)}</span>
+					{(session.waiting ?? 0) > 0 && (
+						<span class="waiting-badge" data-testid="session-waiting">
+							{session.waiting === 1 ? "waits for you" : `${session.waiting} questions wait`}
+						</span>
+					)}
 					<span class="session-meta">
 						{session.streaming ? (
 							<span class="dot streaming" title="Working" />

@@ -1,6 +1,7 @@
 /**
- * An open session: fetch its view, follow its event stream from the view's `seq`, and lay out the transcript,
- * the extension docks and the composer around the reduced state.
+ * An open session: fetch its view, follow its event stream from the view's `seq`, and lay out the reduced state:
+ * the transcript and the composer own the main column, live panels and apps sit in the side pane (a drawer on a
+ * phone), and a pending dialog is a modal over both.
  */
 import { useCallback, useEffect, useReducer, useRef, useState } from "preact/hooks";
 import { ApiError, api, describeError } from "../api.js";
@@ -9,13 +10,13 @@ import { initSessionState, reduceSession } from "../state.js";
 import { EventStream, type StreamStatus } from "../stream.js";
 import type { CommandTrigger, SessionView } from "../types.js";
 import type { RunCommand } from "./ActionButton.js";
-import { AppDock, type RunAppCommand } from "./AppFrame.js";
+import type { RunAppCommand } from "./AppFrame.js";
 import { Composer } from "./Composer.js";
 import { DialogDock } from "./DialogDock.js";
 import { StatusBar, Widgets } from "./Extras.js";
-import { PanelDock } from "./PanelDock.js";
 import { ModelPicker, ThinkingPicker } from "./Pickers.js";
 import { ExtensionsPanel } from "./ExtensionsPanel.js";
+import { type Reveal, SidePane } from "./SidePane.js";
 import { useToast } from "./Toasts.js";
 import { TriggerBar, TriggerSettings, newTriggerId } from "./Triggers.js";
 import { Transcript } from "./Transcript.js";
@@ -26,6 +27,8 @@ export interface SessionHeader {
 	status: StreamStatus;
 	/** The open session knows this first-hand; the list's copy may lag. */
 	streaming: boolean;
+	/** Dialogs waiting for the user's answer in this session. */
+	waiting: number;
 }
 
 interface ScreenProps {
@@ -126,9 +129,17 @@ function LiveSession({
 		view.session.firstMessage ||
 		(firstUser?.kind === "user" ? firstUser.text.slice(0, 120) : "") ||
 		"New session";
+	const waiting = view.ui.dialogs.length;
 	useEffect(() => {
-		onHeader({ id: sessionId, title, status, streaming: view.streaming });
-	}, [sessionId, title, status, view.streaming, onHeader]);
+		onHeader({ id: sessionId, title, status, streaming: view.streaming, waiting });
+	}, [sessionId, title, status, view.streaming, waiting, onHeader]);
+
+	const [reveal, setReveal] = useState<Reveal | undefined>();
+	const showInPane = useCallback(
+		(kind: Reveal["kind"], id: string) => setReveal((prev) => ({ kind, id, n: (prev?.n ?? 0) + 1 })),
+		[],
+	);
+	const focusComposer = useCallback(() => composerRef.current?.focus(), []);
 
 	const run: RunCommand = useCallback(
 		async (command, args) => {
@@ -192,68 +203,75 @@ function LiveSession({
 
 	return (
 		<div class="session">
-			<Transcript
-				state={state}
-				onCommand={run}
-				onShowEarlier={async () => {
-					const first = state.view.rows[0];
-					if (!first) return;
-					try {
-						const page = await api.olderRows(sessionId, first.id, ROWS_PAGE);
-						dispatch({ type: "older", rows: page.rows, olderRows: page.olderRows });
-					} catch (err) {
-						toast(`Could not load earlier messages: ${describeError(err)}`, "error");
-					}
-				}}
-			/>
-			<div class="dock">
-				<AppDock apps={view.ui.apps} onCommand={runFromApp} />
-				<PanelDock panels={view.ui.panels} onCommand={run} />
-				<DialogDock sessionId={sessionId} dialogs={view.ui.dialogs} />
-			</div>
-			<div class="composer-area">
-				<Widgets widgets={view.ui.widgets} placement="aboveEditor" />
-				{settings && (
-					<TriggerSettings
-						key={settings.editId ?? "settings"}
+			<div class="session-main">
+				<Transcript
+					state={state}
+					onCommand={run}
+					onReveal={showInPane}
+					onShowEarlier={async () => {
+						const first = state.view.rows[0];
+						if (!first) return;
+						try {
+							const page = await api.olderRows(sessionId, first.id, ROWS_PAGE);
+							dispatch({ type: "older", rows: page.rows, olderRows: page.olderRows });
+						} catch (err) {
+							toast(`Could not load earlier messages: ${describeError(err)}`, "error");
+						}
+					}}
+				/>
+				<div class="composer-area">
+					<Widgets widgets={view.ui.widgets} placement="aboveEditor" />
+					{settings && (
+						<TriggerSettings
+							key={settings.editId ?? "settings"}
+							triggers={triggers}
+							commands={view.commands}
+							editId={settings.editId}
+							onSave={saveTriggers}
+							onClose={() => setSettings(undefined)}
+						/>
+					)}
+					<TriggerBar
 						triggers={triggers}
+						onFire={(t) => void run(t.command, t.args)}
+						onSettings={() => setSettings((s) => (s ? undefined : {}))}
+					/>
+					<Composer
+						sessionId={sessionId}
+						streaming={view.streaming}
 						commands={view.commands}
-						editId={settings.editId}
-						onSave={saveTriggers}
-						onClose={() => setSettings(undefined)}
+						editorText={view.ui.editorText ?? ""}
+						editorRevision={state.editorRevision}
+						onPin={(c) => void pin(c)}
+						inputRef={composerRef}
 					/>
-				)}
-				<TriggerBar
-					triggers={triggers}
-					onFire={(t) => void run(t.command, t.args)}
-					onSettings={() => setSettings((s) => (s ? undefined : {}))}
-				/>
-				<Composer
-					sessionId={sessionId}
-					streaming={view.streaming}
-					commands={view.commands}
-					editorText={view.ui.editorText ?? ""}
-					editorRevision={state.editorRevision}
-					onPin={(c) => void pin(c)}
-					inputRef={composerRef}
-				/>
-				<div class="composer-meta">
-					<ModelPicker
-						sessionId={sessionId}
-						model={view.model}
-						onChanged={(model) => dispatch({ type: "model", model })}
-					/>
-					<ThinkingPicker
-						sessionId={sessionId}
-						model={view.model}
-						level={view.thinkingLevel}
-						onChanged={(thinkingLevel) => dispatch({ type: "model", thinkingLevel })}
-					/>
-					<StatusBar statuses={view.ui.statuses} />
-					<ExtensionsPanel sessionId={sessionId} />
+					<div class="composer-meta">
+						<ModelPicker
+							sessionId={sessionId}
+							model={view.model}
+							onChanged={(model) => dispatch({ type: "model", model })}
+						/>
+						<ThinkingPicker
+							sessionId={sessionId}
+							model={view.model}
+							level={view.thinkingLevel}
+							onChanged={(thinkingLevel) => dispatch({ type: "model", thinkingLevel })}
+						/>
+						<StatusBar statuses={view.ui.statuses} />
+						<ExtensionsPanel sessionId={sessionId} />
+					</div>
+					<Widgets widgets={view.ui.widgets} placement="belowEditor" />
 				</div>
-				<Widgets widgets={view.ui.widgets} placement="belowEditor" />
 			</div>
+			<SidePane
+				sessionId={sessionId}
+				apps={view.ui.apps}
+				panels={view.ui.panels}
+				onCommand={run}
+				onAppCommand={runFromApp}
+				reveal={reveal}
+			/>
+			<DialogDock sessionId={sessionId} dialogs={view.ui.dialogs} onDone={focusComposer} />
 		</div>
 	);
 }

@@ -6,7 +6,8 @@ import { useLayoutEffect, useMemo, useRef } from "preact/hooks";
 import type { Draft, LiveTool, SessionState } from "../state.js";
 import type { TranscriptRow } from "../types.js";
 import type { RunCommand } from "./ActionButton.js";
-import { Row } from "./Row.js";
+import { type PanelMarker, Row } from "./Row.js";
+import type { Reveal } from "./SidePane.js";
 import { DraftView, ToolCall } from "./ToolCall.js";
 
 type ToolResultRow = Extract<TranscriptRow, { kind: "tool_result" }>;
@@ -19,9 +20,11 @@ interface TranscriptProps {
 	onCommand: RunCommand;
 	/** Fetches the page of rows before the first one shown. */
 	onShowEarlier?: () => Promise<void>;
+	/** Opens the side pane at a live panel or an app (from its marker row). */
+	onReveal?: (kind: Reveal["kind"], id: string) => void;
 }
 
-export function Transcript({ state, onCommand, onShowEarlier }: TranscriptProps) {
+export function Transcript({ state, onCommand, onShowEarlier, onReveal }: TranscriptProps) {
 	const { rows } = state.view;
 	const results = useMemo(() => {
 		const map = new Map<string, ToolResultRow>();
@@ -34,18 +37,21 @@ export function Transcript({ state, onCommand, onShowEarlier }: TranscriptProps)
 		return ids;
 	}, [rows]);
 	const live = useMemo(() => new Map<string, LiveTool>(state.tools.map((t) => [t.toolCallId, t])), [state.tools]);
-	// Only the latest card of a live panel shows in full; earlier ones are history (the dock has the current one).
-	const superseded = useMemo(() => {
+	// A live panel shows in full in the side pane only: each of its versions here is a marker row, the current one
+	// opening the pane, earlier ones (and the last of a removed panel) folded as history.
+	const markers = useMemo(() => {
 		const latest = new Map<string, string>();
 		for (const row of rows)
 			if (row.kind === "card" && row.source === "entry" && row.card.id) latest.set(row.card.id, row.id);
-		const old = new Set<string>();
+		const shown = new Set(state.view.ui.panels.map((p) => p.id));
+		const out = new Map<string, PanelMarker>();
 		for (const row of rows) {
-			if (row.kind === "card" && row.source === "entry" && row.card.id && latest.get(row.card.id) !== row.id)
-				old.add(row.id);
+			if (row.kind !== "card" || row.source !== "entry" || !row.card.id) continue;
+			out.set(row.id, latest.get(row.card.id) !== row.id ? "earlier" : shown.has(row.card.id) ? "current" : "gone");
 		}
-		return old;
-	}, [rows]);
+		return out;
+	}, [rows, state.view.ui.panels]);
+	const openApps = useMemo(() => new Set(state.view.ui.apps.map((a) => a.appId)), [state.view.ui.apps]);
 	const orphans = state.tools.filter((t) => !called.has(t.toolCallId) && !results.has(t.toolCallId));
 
 	const ref = useRef<HTMLDivElement>(null);
@@ -90,7 +96,9 @@ export function Transcript({ state, onCommand, onShowEarlier }: TranscriptProps)
 					live={live}
 					results={results}
 					onCommand={onCommand}
-					superseded={superseded.has(row.id)}
+					marker={markers.get(row.id)}
+					appOpen={row.kind === "app" && openApps.has(row.appId)}
+					onReveal={onReveal}
 				/>
 			))}
 			{orphans.map((tool) => (
