@@ -1,7 +1,7 @@
 /** QuickJS extensions: a guest in a shared worker thread (pool.ts), frames as strings over its own port. */
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 import type { Channel, ChannelEvents } from "../../host/channel.js";
-import { DEFAULT_MAX_FRAME_BYTES, encodeFrame } from "../../protocol/codec.js";
+import { DEFAULT_MAX_FRAME_BYTES, encodeFrameText } from "../../protocol/codec.js";
 import type { QuickJsGuestData } from "./guest.js";
 import { readWorkerMessage, type WorkerMessage } from "./inbound.js";
 import { admitGuest, type Lease } from "./pool.js";
@@ -75,8 +75,8 @@ export class QuickJsChannel implements Channel {
 
 	send(frame: Parameters<Channel["send"]>[0]): void {
 		if (this.closedReason !== undefined) throw new Error(`extension channel is closed (${this.closedReason})`);
-		const text = encodeFrame(frame, this.maxFrameBytes).toString("utf8").slice(0, -1);
-		this.port.postMessage(text);
+		// The line's text without its LF: no Buffer on the way, the port carries strings.
+		this.port.postMessage(encodeFrameText(frame, this.maxFrameBytes).slice(0, -1));
 	}
 
 	async terminate(): Promise<void> {

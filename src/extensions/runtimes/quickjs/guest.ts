@@ -111,7 +111,8 @@ export class Guest {
 		runtime.setInterruptHandler(() => this.interrupt());
 		const send = vm.newFunction("__pier_send", (json: QuickJSHandle) => {
 			const text = vm.getString(json);
-			const bytes = Buffer.byteLength(text, "utf8");
+			// A UTF-16 unit is 1 to 3 UTF-8 bytes: most frames need no byte count.
+			const bytes = text.length * 3 > data.maxFrameBytes ? Buffer.byteLength(text, "utf8") : 0;
 			if (bytes > data.maxFrameBytes) {
 				return { error: vm.newError(`frame of ${bytes} bytes exceeds max_frame_bytes ${data.maxFrameBytes}`) };
 			}

@@ -87,6 +87,7 @@ class PoolWorker {
 		let slot = 0;
 		while (this.tenants.has(slot) || this.leaving.has(slot)) slot++;
 		this.tenants.set(slot, tenant);
+		this.worker.ref();
 		Atomics.store(this.stop, slot, 0);
 		this.arm();
 		const control: WorkerControl = { start: slot, data, port };
@@ -97,6 +98,8 @@ class PoolWorker {
 				this.tenants.delete(slot);
 				Atomics.store(this.stop, slot, 1);
 				if (!this.dead) this.leaving.add(slot);
+				// Guests still leaving never keep the process alive: they stop at their next poll, or with it.
+				if (this.tenants.size === 0) this.worker.unref();
 				this.arm();
 			},
 		};

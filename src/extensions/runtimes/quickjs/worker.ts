@@ -98,13 +98,19 @@ async function admit(slot: number, data: QuickJsGuestData, port: MessagePort): P
 		// Only now may the pool give the slot (and its stop flag) to another guest.
 		parentPort!.postMessage({ gone: slot });
 	});
+	// Listening from the start (a port that is not started never hears its peer close); frames that come
+	// before the guest has loaded wait for it, in order.
+	let early: unknown[] | undefined = [];
+	port.on("message", (message: unknown) => (early ? early.push(message) : deliver(guest, message)));
 	try {
 		await guest.start(wasmModule);
 	} catch (error) {
 		guest.fatal(`start failed: ${(error as Error).message}`);
 	}
 	turn(guest, () => guest.load());
-	if (!guest.stopped) port.on("message", (message: unknown) => deliver(guest, message));
+	const waiting = early;
+	early = undefined;
+	for (const message of waiting) deliver(guest, message);
 }
 
 parentPort!.on("message", (control: WorkerControl) => {
