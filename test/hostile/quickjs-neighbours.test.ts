@@ -4,7 +4,7 @@
  * keep answering (while the attacker is still at it, not after) with its own state intact.
  */
 import assert from "node:assert/strict";
-import { describe, test } from "node:test";
+import { describe, type TestContext, test } from "node:test";
 import { loadManifest } from "../../src/extensions/manifest.js";
 import { quickjsSpec } from "../../src/extensions/runtimes/quickjs/launcher.js";
 import { quickjsWorkers } from "../../src/extensions/runtimes/quickjs/pool.js";
@@ -38,25 +38,28 @@ export default function (pi) {
 
 const textOf = (value: unknown) => (value as { content: { text: string }[] }).content[0]!.text;
 
-/** An attacker and a neighbour in one host; both guests on the same worker thread. */
-function pair(root: string, limits: { deadlineMs: number; watchdogMs?: number }) {
-	const { host, diagnostics } = testHost();
-	const spec = (dir: string) => quickjsSpec(loadManifest(dir), { cwd: dir, projectTrusted: true, ...limits });
-	const attacker = quickjsPackage(root, "qjs-attacker", ATTACKER, ["tools"]);
-	const neighbour = quickjsPackage(root, "qjs-neighbour", NEIGHBOUR, ["tools"]);
-	return {
-		host,
-		diagnostics,
-		load: async () => {
-			const report = await host.load([spec(attacker), spec(neighbour)]);
-			assert.deepEqual(report.failures, []);
-			const shared = quickjsWorkers().find((w) => w.guests.includes("qjs-attacker"));
-			assert.ok(
-				shared?.guests.includes("qjs-neighbour"),
-				`one worker holds both guests: ${JSON.stringify(quickjsWorkers())}`,
-			);
-		},
-	};
+/**
+ * An attacker and a neighbour loaded in one host, both guests on the same worker thread (checked); the host is
+ * shut down and the packages removed when the test ends.
+ */
+async function pair(t: TestContext, limits: { deadlineMs: number; watchdogMs?: number }) {
+	const dir = tempDir("pier-hostile-neighbours-");
+	const { host } = testHost();
+	t.after(async () => {
+		await host.shutdown("test end");
+		dir[Symbol.dispose]();
+	});
+	const spec = (path: string) => quickjsSpec(loadManifest(path), { cwd: path, projectTrusted: true, ...limits });
+	const attacker = quickjsPackage(dir.path, "qjs-attacker", ATTACKER, ["tools"]);
+	const neighbour = quickjsPackage(dir.path, "qjs-neighbour", NEIGHBOUR, ["tools"]);
+	const report = await host.load([spec(attacker), spec(neighbour)]);
+	assert.deepEqual(report.failures, []);
+	const shared = quickjsWorkers().find((w) => w.guests.includes("qjs-attacker"));
+	assert.ok(
+		shared?.guests.includes("qjs-neighbour"),
+		`one worker holds both guests: ${JSON.stringify(quickjsWorkers())}`,
+	);
+	return { host, root: dir.path };
 }
 
 /** Settles to "pending" unless `promise` has settled by the time the microtask queue has run. */
@@ -74,11 +77,8 @@ async function state(promise: Promise<unknown>): Promise<"pending" | "settled"> 
 
 describe("QuickJS neighbours on one worker", () => {
 	test("a guest spinning until its deadline: the neighbour answers while it spins, and after", async (t) => {
-		using dir = tempDir("pier-hostile-neighbours-");
 		using escaped = escapes();
-		const { host, load } = pair(dir.path, { deadlineMs: 3_000 });
-		t.after(() => host.shutdown("test end"));
-		await load();
+		const { host } = await pair(t, { deadlineMs: 3_000 });
 		assert.equal(textOf(await host.invokeTool("count", "c", {})), "1");
 		const spinning = host.invokeTool("spin", "c", {});
 		spinning.catch(() => {});
@@ -92,10 +92,7 @@ describe("QuickJS neighbours on one worker", () => {
 	});
 
 	test("a guest running out of its 64 MiB: its own error; the neighbour's heap and answers are untouched", async (t) => {
-		using dir = tempDir("pier-hostile-neighbours-");
-		const { host, load } = pair(dir.path, { deadlineMs: 20_000 });
-		t.after(() => host.shutdown("test end"));
-		await load();
+		const { host } = await pair(t, { deadlineMs: 20_000 });
 		assert.equal(textOf(await host.invokeTool("count", "c", {})), "1");
 		const hogging = host.invokeTool("hog", "c", {});
 		hogging.catch(() => {});
@@ -106,20 +103,14 @@ describe("QuickJS neighbours on one worker", () => {
 	});
 
 	test("unbounded recursion is the guest's own stack overflow; the neighbour answers", async (t) => {
-		using dir = tempDir("pier-hostile-neighbours-");
-		const { host, load } = pair(dir.path, { deadlineMs: 5_000 });
-		t.after(() => host.shutdown("test end"));
-		await load();
+		const { host } = await pair(t, { deadlineMs: 5_000 });
 		await assert.rejects(host.invokeTool("recurse", "c", {}), /stack overflow/i);
 		assert.equal(textOf(await host.invokeTool("count", "c", {})), "1");
 		assert.equal(host.registry.tools.get("recurse")!.instance.phase, "active", "a thrown error, not a crash");
 	});
 
 	test("a guest stopped for idle work past its answer is stopped alone", async (t) => {
-		using dir = tempDir("pier-hostile-neighbours-");
-		const { host, load } = pair(dir.path, { deadlineMs: 3_000 });
-		t.after(() => host.shutdown("test end"));
-		await load();
+		const { host } = await pair(t, { deadlineMs: 3_000 });
 		assert.equal(textOf(await host.invokeTool("count", "c", {})), "1");
 		assert.equal(textOf(await host.invokeTool("rearm", "c", {})), "answered");
 		assert.equal(textOf(await host.invokeTool("count", "c", {})), "2", "answered while the chain re-arms");
@@ -131,15 +122,13 @@ describe("QuickJS neighbours on one worker", () => {
 	});
 
 	test("a host letting go of a spinning guest (shutdown) stops it; the worker's other guests go on", async (t) => {
-		using dir = tempDir("pier-hostile-neighbours-");
 		// Deadline and watchdog far away: only the host's stop can end the spin.
-		const first = pair(dir.path, { deadlineMs: 60_000, watchdogMs: 120_000 });
-		await first.load();
+		const first = await pair(t, { deadlineMs: 60_000, watchdogMs: 120_000 });
 		const { host: other } = testHost();
 		t.after(() => other.shutdown("test end"));
-		const neighbourDir = quickjsPackage(dir.path, "qjs-other", NEIGHBOUR, ["tools"]);
+		const neighbourDir = quickjsPackage(first.root, "qjs-other", NEIGHBOUR, ["tools"]);
 		await other.load([
-			quickjsSpec(loadManifest(neighbourDir), { cwd: dir.path, projectTrusted: true, deadlineMs: 5_000 }),
+			quickjsSpec(loadManifest(neighbourDir), { cwd: first.root, projectTrusted: true, deadlineMs: 5_000 }),
 		]);
 		const home = () => quickjsWorkers().find((w) => w.guests.includes("qjs-other"));
 		assert.ok(home()?.guests.includes("qjs-attacker"), "the spinner and the other host's guest share a worker");
