@@ -72,8 +72,11 @@ function turn(guest: Guest, work: () => void): void {
 
 const host = {
 	poll(guest: Guest): void {
-		alive(stack.at(-1)?.slot ?? guest.slot);
-		if (stack.length !== 1 || stack[0] !== guest) return;
+		// Outside a turn (the prelude evaluating at start) there is no turn to show alive, nor to nest in.
+		const top = stack.at(-1);
+		if (!top) return;
+		alive(top.slot);
+		if (stack.length !== 1 || top !== guest) return;
 		const now = Date.now();
 		if (now - lastPoll < POLL_MS) return;
 		lastPoll = now;
