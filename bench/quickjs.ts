@@ -1,18 +1,51 @@
 /**
  * QuickJS extensions: tool and command round trips beside a raw pipe echo (an in-process sandbox should beat
- * a process), event fan-out to 10 extensions beside one round trip, load beside a process extension's, and
- * the resident memory of 50 idle extensions, per extension (a fresh process per sample: quickjs-memory.ts).
+ * a process), event fan-out to 10 extensions beside one round trip, a round trip while a neighbour on the same
+ * worker computes beside one without, load beside a process extension's, and the resident memory of 50 idle
+ * extensions, per extension (a fresh process per sample: quickjs-memory.ts).
  */
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import type { ExtensionHost } from "../src/extensions/host/host.js";
+import { ExtensionHost } from "../src/extensions/host/host.js";
+import { loadManifest } from "../src/extensions/manifest.js";
+import { quickjsSpec } from "../src/extensions/runtimes/quickjs/launcher.js";
+import { quickjsWorkers } from "../src/extensions/runtimes/quickjs/pool.js";
 import type { Result } from "./figures.js";
-import { echoHost } from "./fixture-copies.js";
+import { echoHost, fixtureDirs } from "./fixture-copies.js";
 import { type BenchContext, compareAll, timeEach, timeOnce } from "./harness.js";
 import { ROUND_TRIPS, rawPipe } from "./process.js";
 
 const MEMORY_CHILD = fileURLToPath(new URL("./quickjs-memory.js", import.meta.url));
+const SPINNER = fileURLToPath(new URL("../../bench/fixtures/spin-quickjs", import.meta.url));
 const IDLE_EXTENSIONS = 50;
+/** How long the neighbour computes per block: longer than a block of round trips takes. */
+const BUSY_MS = 1_000;
+
+/**
+ * The echo extension beside a neighbour that computes on the same worker thread (guests share workers): the
+ * latency cost of sharing. A block starts the neighbour's long call and times round trips while it runs.
+ */
+async function besideSpinner(): Promise<{ host: ExtensionHost; block: () => Promise<number[]> }> {
+	const host = new ExtensionHost({ mode: "print" });
+	const spec = (dir: string) => quickjsSpec(loadManifest(dir), { cwd: dir, projectTrusted: true, deadlineMs: 60_000 });
+	const report = await host.load([spec(SPINNER), spec(fixtureDirs("quickjs", 1)[0]!)]);
+	if (report.failures.length > 0) throw new Error(report.failures[0]!.message);
+	const shared = quickjsWorkers().find((w) => w.guests.includes("bench-spin-quickjs"));
+	if (!shared?.guests.includes("bench-echo-quickjs-0"))
+		throw new Error("the spinner and the echo are on different workers");
+	const args = { text: "hi" };
+	return {
+		host,
+		block: async () => {
+			const busy = host.invokeTool("busy", "b", { ms: BUSY_MS });
+			// The neighbour's call is on the worker before the first round trip is.
+			await new Promise((resolve) => setTimeout(resolve, 5));
+			const samples = await timeEach(() => host.invokeTool("echo", "c", args), ROUND_TRIPS / 4, "µs");
+			await busy;
+			return samples;
+		},
+	};
+}
 
 async function loadOnce(kind: "quickjs" | "process"): Promise<number> {
 	let host: ExtensionHost | undefined;
@@ -35,6 +68,7 @@ export async function benchQuickjs(ctx: BenchContext): Promise<Result[]> {
 	const raw = rawPipe();
 	const qjs = await echoHost("quickjs", 1);
 	const ten = await echoHost("quickjs", 10);
+	const beside = await besideSpinner();
 	const args = { text: "hi" };
 	const call = () => qjs.invokeTool("echo", "c", args);
 	const pipe = { title: "raw JSONL pipe echo", run: raw.block };
@@ -62,6 +96,13 @@ export async function benchQuickjs(ctx: BenchContext): Promise<Result[]> {
 				baseline: { title: "one QuickJS tool round trip", run: () => timeEach(call, ROUND_TRIPS / 4, "µs") },
 			},
 			{
+				id: "quickjs.roundtrip.beside-spinner",
+				title: `QuickJS tool round trip while a guest on its worker computes for ${BUSY_MS} ms`,
+				unit: "µs",
+				run: beside.block,
+				baseline: { title: "QuickJS tool round trip", run: () => timeEach(call, ROUND_TRIPS / 4, "µs") },
+			},
+			{
 				id: "quickjs.load",
 				title: "QuickJS load (create → ready)",
 				unit: "ms",
@@ -80,5 +121,6 @@ export async function benchQuickjs(ctx: BenchContext): Promise<Result[]> {
 		raw.close();
 		await qjs.shutdown("bench");
 		await ten.shutdown("bench");
+		await beside.host.shutdown("bench");
 	}
 }

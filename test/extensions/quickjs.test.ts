@@ -43,11 +43,11 @@ describe("QuickJS sandbox", () => {
 		assert.equal(textOf(await host.invokeTool("ok", "c", {})), "fine");
 	});
 
-	test("a worker that does not yield is terminated as a last resort; its neighbours go on", async (t) => {
+	test("a guest that does not yield is stopped by the watchdog as a last resort; its neighbours go on", async (t) => {
 		// An interrupt deadline far away stands in for code the interrupt cannot reach.
 		const { host } = await sandboxHost({ deadlineMs: 60_000, watchdogMs: 400 });
 		t.after(() => host.shutdown("test end"));
-		await assert.rejects(host.invokeTool("spin", "c", {}), /did not yield for 400 ms; its worker was terminated/);
+		await assert.rejects(host.invokeTool("spin", "c", {}), /did not yield for 400 ms; it was stopped/);
 		assert.equal(host.registry.tools.get("spin")!.instance.phase, "crashed");
 		assert.equal(textOf(await host.invokeTool("shout", "c", { text: "fine" })), "FINE!");
 	});

@@ -71,7 +71,7 @@ async function hostWith(dir: string, limits: { deadlineMs?: number; watchdogMs?:
 
 describe("finding 12: QuickJS work that escapes its deadline", () => {
 	for (const tool of ["rearm", "rearm_then"]) {
-		test(`${tool}: a chain re-arming itself after the call answered stops the worker well before the watchdog`, async (t) => {
+		test(`${tool}: a chain re-arming itself after the call answered stops the guest well before the watchdog`, async (t) => {
 			using dir = tempDir("pier-hostile-jobs-");
 			using escaped = escapes();
 			const ext = quickjsPackage(dir.path, "qjs-jobs", SOURCE, ["tools"]);
@@ -110,7 +110,7 @@ describe("finding 12: QuickJS work that escapes its deadline", () => {
 		t.after(() => host.shutdown("test end"));
 		const started = Date.now();
 		// Whether the interrupt breaks the chain or the chain spins on through the grace, the call ends.
-		await assert.rejects(host.invokeTool("forever", "c", {}), /qjs-jobs .*4000 ms deadline.*its worker was stopped/);
+		await assert.rejects(host.invokeTool("forever", "c", {}), /qjs-jobs .*4000 ms deadline.*it was stopped/);
 		const elapsed = Date.now() - started;
 		assert.ok(elapsed < WATCHDOG_MS - 2_000, `ended after ${elapsed} ms (watchdog ${WATCHDOG_MS})`);
 		assert.equal(textOf(await host.invokeTool("shout", "c", { text: "alive" })), "ALIVE!");
@@ -128,16 +128,16 @@ describe("finding 12: QuickJS work that escapes its deadline", () => {
 		while (instance.phase !== "crashed" && Date.now() - started < 10_000) {
 			await new Promise((resolve) => setTimeout(resolve, 50));
 		}
-		assert.equal(instance.phase, "crashed", "nobody called again, and still the worker was stopped");
+		assert.equal(instance.phase, "crashed", "nobody called again, and still the guest was stopped");
 		assert.match(
 			instance.failure ?? "",
-			/QuickJS extension qjs-jobs did not yield for 400 ms; its worker was terminated/,
+			/QuickJS extension qjs-jobs \(.*index\.mjs\): did not yield for 400 ms; it was stopped/,
 		);
 		assert.ok(diagnostics.some((d) => /extension qjs-jobs crashed/.test(d.message)));
 		assert.equal(textOf(await host.invokeTool("shout", "c", { text: "alive" })), "ALIVE!");
 	});
 
-	test("legitimate jobs after the answer run to completion; the worker stays live", async (t) => {
+	test("legitimate jobs after the answer run to completion; the guest stays live", async (t) => {
 		using dir = tempDir("pier-hostile-jobs-");
 		const ext = quickjsPackage(dir.path, "qjs-jobs", SOURCE, ["tools"]);
 		const { host } = await hostWith(ext);

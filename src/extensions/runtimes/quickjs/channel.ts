@@ -1,110 +1,70 @@
-/** QuickJS extensions: a worker thread per extension, frames as strings over its port. */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { Worker } from "node:worker_threads";
+/** QuickJS extensions: a guest in a shared worker thread (pool.ts), frames as strings over its own port. */
+import { MessageChannel, type MessagePort } from "node:worker_threads";
 import type { Channel, ChannelEvents } from "../../host/channel.js";
-import { DEFAULT_MAX_FRAME_BYTES, encodeFrame } from "../../protocol/codec.js";
+import { DEFAULT_MAX_FRAME_BYTES, encodeFrameText } from "../../protocol/codec.js";
+import type { QuickJsGuestData } from "./guest.js";
 import { readWorkerMessage, type WorkerMessage } from "./inbound.js";
-import type { QuickJsWorkerData } from "./worker.js";
-
-declare const WebAssembly: { Module: new (bytes: Uint8Array) => object };
-
-/**
- * QuickJS's WebAssembly, compiled once per pier process and handed to every worker:
- * compiling it in each worker is most of a QuickJS extension's start-up time.
- */
-let compiled: object | undefined;
-function quickjsModule(): object {
-	if (!compiled) {
-		const require = createRequire(import.meta.url);
-		const packageDir = dirname(require.resolve("@jitl/quickjs-wasmfile-release-sync/package.json"));
-		compiled = new WebAssembly.Module(readFileSync(join(packageDir, "dist", "emscripten-module.wasm")));
-	}
-	return compiled;
-}
+import { admitGuest, type Lease } from "./pool.js";
 
 /** The seed's bound: each extension's WebAssembly memory may not grow past this. */
 export const QUICKJS_MEMORY_BYTES = 64 * 1024 * 1024;
 
 export class QuickJsChannel implements Channel {
 	readonly exited: Promise<void>;
-	private readonly worker: Worker;
+	private readonly port: MessagePort;
+	private readonly lease: Lease;
 	private events: ChannelEvents | undefined;
 	private backlog: unknown[] = [];
 	private closedReason: string | undefined;
 	private readonly maxFrameBytes: number;
-
-	private readonly watchdog: NodeJS.Timeout;
+	private ended = false;
+	private resolveExited!: () => void;
 
 	constructor(
-		data: Omit<QuickJsWorkerData, "maxFrameBytes" | "memoryBytes" | "turnClock"> & {
+		data: Omit<QuickJsGuestData, "maxFrameBytes" | "memoryBytes" | "watchdogMs"> & {
 			maxFrameBytes?: number;
 			memoryBytes?: number;
-			/** Last resort: a worker busy this long in one turn is terminated. Default: 2 × deadline + 1 s. */
+			/**
+			 * Last resort: a turn running this long stops the guest (the worker does it, on the guest's own clock),
+			 * and a worker showing no sign of life inside a turn for this long is terminated. Default: 2 × deadline + 1 s.
+			 */
 			watchdogMs?: number;
 		},
 	) {
 		this.maxFrameBytes = data.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
-		const { watchdogMs: _watchdog, ...rest } = data;
-		const turnClock = new BigInt64Array(new SharedArrayBuffer(8));
-		const workerData: QuickJsWorkerData = {
-			...rest,
-			turnClock,
-			wasmModule: quickjsModule(),
+		const watchdogMs = data.watchdogMs ?? data.deadlineMs * 2 + 1_000;
+		const guest: QuickJsGuestData = {
+			manifest: data.manifest,
+			entry: data.entry,
+			root: data.root,
+			deadlineMs: data.deadlineMs,
 			maxFrameBytes: this.maxFrameBytes,
 			memoryBytes: data.memoryBytes ?? QUICKJS_MEMORY_BYTES,
+			watchdogMs,
 		};
-		// 1 MiB of native stack: QuickJS's own recursion limit trips before Node's does.
-		this.worker = new Worker(new URL("./worker.js", import.meta.url), {
-			workerData,
-			resourceLimits: { stackSizeMb: 4 },
-		});
-		// The interrupt deadline and the worker's own job budget stop runaway guest code; anything that still
-		// does not yield (a worker stuck where the interrupt cannot reach: a wedged allocator, a blocking call)
-		// is terminated here. The worker publishes when its current turn began, so this covers work after a
-		// call answered just as well as work a call waits for, without a message per turn.
-		const watchdogMs = data.watchdogMs ?? data.deadlineMs * 2 + 1_000;
-		this.watchdog = setInterval(
-			() => {
-				const began = Number(Atomics.load(turnClock, 0));
-				if (began > 0 && Date.now() - began > watchdogMs) {
-					const reason = `QuickJS extension ${data.manifest.id} did not yield for ${watchdogMs} ms; its worker was terminated`;
-					this.fail(reason);
-				}
-			},
-			Math.min(1_000, Math.max(50, watchdogMs / 4)),
-		);
-		this.watchdog.unref();
-		this.worker.on("message", (message: unknown) => {
-			// Whatever arrives here, nothing of it may throw: this runs on the daemon's own event loop.
-			let read: WorkerMessage;
-			try {
-				read = readWorkerMessage(message, this.maxFrameBytes);
-			} catch (error) {
-				read = { kind: "violation", message: `unreadable worker message: ${(error as Error).message}` };
-			}
-			switch (read.kind) {
-				case "frame":
-					return this.deliver(read.frame);
-				case "violation":
-					return this.fail(`protocol violation: ${read.message}`);
-				case "fatal":
-					return this.fail(read.message);
-				case "ready":
-					return;
-			}
-		});
-		this.worker.on("messageerror", (error) => this.fail(`protocol violation: unreadable message (${error.message})`));
-		this.worker.on("error", (error) => {
-			this.close(`QuickJS worker failed: ${error.message}`);
-		});
 		this.exited = new Promise((resolve) => {
-			this.worker.once("exit", (code) => {
-				this.close(`QuickJS worker exited (code ${code})`);
-				resolve();
-			});
+			this.resolveExited = resolve;
 		});
+		const { port1, port2 } = new MessageChannel();
+		this.port = port1;
+		port1.on("message", (message: unknown) => this.receive(message));
+		port1.on("messageerror", (error) => this.fail(`protocol violation: unreadable message (${error.message})`));
+		port1.once("close", () => {
+			this.close("QuickJS extension closed");
+			this.end();
+		});
+		this.lease = admitGuest(
+			{
+				id: data.manifest.id,
+				watchdogMs,
+				died: (reason) => {
+					this.close(reason);
+					this.end();
+				},
+			},
+			guest,
+			port2,
+		);
 	}
 
 	start(events: ChannelEvents): void {
@@ -115,13 +75,12 @@ export class QuickJsChannel implements Channel {
 
 	send(frame: Parameters<Channel["send"]>[0]): void {
 		if (this.closedReason !== undefined) throw new Error(`extension channel is closed (${this.closedReason})`);
-		const text = encodeFrame(frame, this.maxFrameBytes).toString("utf8").slice(0, -1);
-		this.worker.postMessage(text);
+		// The line's text without its LF: no Buffer on the way, the port carries strings.
+		this.port.postMessage(encodeFrameText(frame, this.maxFrameBytes).slice(0, -1));
 	}
 
 	async terminate(): Promise<void> {
-		clearInterval(this.watchdog);
-		await this.worker.terminate();
+		this.end();
 		await this.exited;
 	}
 
@@ -130,23 +89,49 @@ export class QuickJsChannel implements Channel {
 		return "";
 	}
 
+	/** One message from the guest's port. Whatever arrives, nothing of it may throw: this is the daemon's loop. */
+	private receive(message: unknown): void {
+		let read: WorkerMessage;
+		try {
+			read = readWorkerMessage(message, this.maxFrameBytes);
+		} catch (error) {
+			read = { kind: "violation", message: `unreadable worker message: ${(error as Error).message}` };
+		}
+		if (read.kind === "frame") this.deliver(read.frame);
+		else if (read.kind === "violation") this.fail(`protocol violation: ${read.message}`);
+		else if (read.kind === "fatal") this.fail(read.message);
+		else if (read.kind === "exit") {
+			this.close("QuickJS extension exited");
+			this.end();
+		}
+	}
+
 	private deliver(value: unknown): void {
 		if (this.closedReason !== undefined) return;
 		if (this.events) this.events.frame(value);
 		else this.backlog.push(value);
 	}
 
-	/** The extension is out of protocol or stopped itself: the channel closes and the worker goes. */
+	/** The extension is out of protocol or stopped itself: the channel closes and the guest goes. */
 	private fail(reason: string): void {
-		// Messages already queued behind the first violation change nothing (and must not terminate again).
+		// Messages already queued behind the first violation change nothing (and must not end it again).
 		if (this.closedReason !== undefined) return;
 		this.close(reason);
-		void this.terminate();
+		this.end();
 	}
 
 	private close(reason: string): void {
 		if (this.closedReason !== undefined) return;
 		this.closedReason = reason;
 		this.events?.closed(reason);
+	}
+
+	/** The guest is let go (it stops at its next poll) and its port closed; `exited` resolves. */
+	private end(): void {
+		if (this.ended) return;
+		this.ended = true;
+		this.lease.release();
+		this.port.close();
+		this.resolveExited();
 	}
 }

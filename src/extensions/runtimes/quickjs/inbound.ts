@@ -9,6 +9,7 @@ export type WorkerMessage =
 	| { kind: "frame"; frame: Record<string, unknown> }
 	| { kind: "fatal"; message: string }
 	| { kind: "ready" }
+	| { kind: "exit" }
 	| { kind: "violation"; message: string };
 
 const kindOf = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`);
@@ -20,6 +21,7 @@ export function readWorkerMessage(message: unknown, maxFrameBytes: number): Work
 		const keys = Object.keys(control);
 		if (keys.length === 1 && typeof control.fatal === "string") return { kind: "fatal", message: control.fatal };
 		if (keys.length === 1 && control.ready === true) return { kind: "ready" };
+		if (keys.length === 1 && control.exit === true) return { kind: "exit" };
 	}
 	return {
 		kind: "violation",

@@ -91,6 +91,11 @@ export class TurnBudget {
 		return true;
 	}
 
+	/** The guest is being stopped from outside (its host went, or a last-resort limit): the drain ends now. */
+	abort(): void {
+		this.overran = true;
+	}
+
 	begin(): void {
 		const now = this.now();
 		this.limit = now + this.deadlineMs;
@@ -136,7 +141,7 @@ export class TurnBudget {
 		this.limit = Number.POSITIVE_INFINITY;
 		return (
 			`was interrupted at its ${this.deadlineMs} ms deadline and answered nothing after it (for example a call ` +
-			"that never settles while a promise chain spins); its worker was stopped"
+			"that never settles while a promise chain spins); it was stopped"
 		);
 	}
 
@@ -144,7 +149,7 @@ export class TurnBudget {
 		this.limit = Number.POSITIVE_INFINITY;
 		return this.idle
 			? `promise jobs kept running after it had answered every call (more than ${this.idleMs} ms idle work, ` +
-					"for example a promise chain that re-arms itself); its worker was stopped"
-			: `promise jobs kept running past the ${this.deadlineMs} ms deadline; its worker was stopped`;
+					"for example a promise chain that re-arms itself); it was stopped"
+			: `promise jobs kept running past the ${this.deadlineMs} ms deadline; it was stopped`;
 	}
 }

@@ -1,180 +1,121 @@
 /**
- * One QuickJS extension, alone in a worker thread: its own WebAssembly module and
- * memory (bounded, so runaway allocation ends in a clean "out of memory"), an
- * interrupt deadline on every turn of work (promise jobs included), no host
- * globals, and imports only of regular .js/.mjs files inside its package. Frames
- * cross as strings over the port.
+ * A worker thread shared by up to GUESTS_PER_WORKER QuickJS extensions (pool.ts places them), each a `Guest`
+ * with its own WebAssembly instance, memory bound, interrupt deadline and MessagePort. A Node worker costs about
+ * 7 MiB before any QuickJS runs; a guest about 1 MiB, so sharing the thread is what makes dozens affordable.
+ *
+ * The scheduler keeps neighbours from waiting on each other. The thread runs one guest's turn at a time, but a
+ * running guest's interrupt handler (QuickJS polls it every few thousand operations) looks at the other guests'
+ * ports, at most once a millisecond, and runs any waiting frame there and then, nested one level deep: a guest
+ * spinning until its deadline delays a neighbour's frame by about a millisecond, not by its deadline. The time a
+ * nested turn takes is not charged to the guest it interrupted (each guest's deadline and watchdog run on its
+ * own clock). A nested turn is not itself interrupted for a third guest (it would deepen the native stack with
+ * every guest), so a third guest's frame waits for the nested turn to end.
  */
-import { parentPort, workerData } from "node:worker_threads";
-import RELEASE_SYNC_MODULE from "@jitl/quickjs-wasmfile-release-sync";
-import {
-	newQuickJSWASMModuleFromVariant,
-	newVariant,
-	type QuickJSContext,
-	type QuickJSHandle,
-} from "quickjs-emscripten-core";
-import { moduleFile, readModule, resolveImport } from "./modules.js";
-import { PRELUDE } from "./prelude.js";
-import { TurnBudget } from "./turns.js";
+import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
+import { Guest, type QuickJsGuestData } from "./guest.js";
 
 export interface QuickJsWorkerData {
-	manifest: { id: string; name: string; version: string; capabilities: string[]; uiCapabilities: string[] };
-	entry: string;
-	root: string;
-	maxFrameBytes: number;
-	memoryBytes: number;
-	deadlineMs: number;
 	/** The compiled QuickJS WebAssembly module, shared by every worker of the process. */
 	wasmModule?: object;
-	/** Shared with the channel: when the current turn began (ms since the epoch), 0 between turns. */
-	turnClock: BigInt64Array;
+	/**
+	 * Shared with the pool: [0] when the worker last showed it was alive inside a turn (ms since the epoch;
+	 * 0 between turns), [1] the slot whose turn it is (−1 when none).
+	 */
+	beat: BigInt64Array;
+	/** Shared with the pool: 1 at a slot whose guest the host has let go (the guest stops at its next poll). */
+	stop: Int32Array;
 }
 
-// The package's types describe its CommonJS face; under ESM the default export is the variant itself.
-type Variant = Parameters<typeof newVariant>[0];
-const RELEASE_SYNC = ((RELEASE_SYNC_MODULE as unknown as { default?: Variant }).default ??
-	RELEASE_SYNC_MODULE) as unknown as Variant;
-declare const WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => unknown };
+/** What the pool posts on the worker's own port. */
+export type WorkerControl = { start: number; data: QuickJsGuestData; port: MessagePort };
 
-const PAGE = 64 * 1024;
-const data = workerData as QuickJsWorkerData;
-const port = parentPort!;
-/** Every message names the extension and its entry file: several QuickJS extensions share one session. */
-const label = `QuickJS extension ${data.manifest.id} (${data.entry})`;
-let stopped = false;
-/** The worker's last word: nothing of the guest runs after it; the channel terminates the worker. */
-const fatal = (message: string) => {
-	if (stopped) return;
-	stopped = true;
-	port.postMessage({ fatal: `${label}: ${message}` });
+/** Neighbours' ports are looked at no more often than this while a guest runs. */
+const POLL_MS = 1;
+
+const { wasmModule, beat, stop } = workerData as QuickJsWorkerData;
+const guests = new Map<number, Guest>();
+/** The guests whose turns are on the stack: the interrupted one first. */
+const stack: Guest[] = [];
+let lastPoll = 0;
+
+const alive = (slot: number) => {
+	Atomics.store(beat, 0, BigInt(Date.now()));
+	Atomics.store(beat, 1, BigInt(slot));
 };
 
-async function main(): Promise<void> {
-	const memory = new WebAssembly.Memory({
-		initial: Math.min(256, data.memoryBytes / PAGE),
-		maximum: data.memoryBytes / PAGE,
-	});
-	const module = await newQuickJSWASMModuleFromVariant(
-		newVariant(RELEASE_SYNC, {
-			wasmMemory: memory as never,
-			...(data.wasmModule ? { wasmModule: data.wasmModule as never } : {}),
-		}) as Parameters<typeof newQuickJSWASMModuleFromVariant>[0],
-	);
-	const runtime = module.newRuntime();
-	// The normalizer cannot fail an import itself, so a refusal travels as a module name the
-	// loader recognises and turns into the import's error message.
-	const REFUSED = "pier-refused:";
-	runtime.setModuleLoader(
-		(name) => {
-			if (name.startsWith(REFUSED)) return { error: new Error(name.slice(REFUSED.length)) };
-			const read = readModule(name);
-			return "source" in read ? read.source : { error: new Error(read.refused) };
-		},
-		(base, requested) => {
-			const checked =
-				requested === data.entry ? moduleFile(data.root, requested) : resolveImport(data.root, base, requested);
-			return "path" in checked ? checked.path : `${REFUSED}${checked.refused}`;
-		},
-	);
-	const vm = runtime.newContext();
-	const budget = new TurnBudget(runtime, { deadlineMs: data.deadlineMs });
-	runtime.setInterruptHandler(() => budget.interrupt());
-	/** One turn of guest work and every promise job it queues, within the turn's budget. */
-	const run = (work: () => void) => {
-		if (stopped) return;
-		Atomics.store(data.turnClock, 0, BigInt(Date.now()));
-		try {
-			budget.begin();
-			work();
-			const overrun = budget.drain();
-			if (overrun) fatal(overrun);
-		} finally {
-			Atomics.store(data.turnClock, 0, 0n);
-		}
-	};
-	const send = vm.newFunction("__pier_send", (json: QuickJSHandle) => {
-		const text = vm.getString(json);
-		const bytes = Buffer.byteLength(text, "utf8");
-		if (bytes > data.maxFrameBytes) {
-			return { error: vm.newError(`frame of ${bytes} bytes exceeds max_frame_bytes ${data.maxFrameBytes}`) };
-		}
-		budget.sent(text);
-		port.postMessage(text);
-		return undefined;
-	});
-	vm.setProp(vm.global, "__pier_send", send);
-	send.dispose();
-	const manifest = vm.evalCode(`(${JSON.stringify(data.manifest)})`, "pier-manifest.js");
-	vm.setProp(vm.global, "__pier_manifest", vm.unwrapResult(manifest));
-	vm.unwrapResult(vm.evalCode(PRELUDE, "pier-prelude.js")).dispose();
-
-	// The module's top-level code runs under the same deadline as any turn.
-	let loaded: ReturnType<typeof vm.evalCode> | undefined;
-	run(() => {
-		const entry = JSON.stringify(data.entry);
-		// Named for the extension, so an error from the bootstrap itself still says whose it is.
-		loaded = vm.evalCode(
-			`import factory from ${entry}; globalThis.__pier_setFactory(factory);`,
-			`pier-load:${data.manifest.id}`,
-			{
-				type: "module",
-			},
-		);
-	});
-	if (stopped || !loaded) return;
-	if (loaded.error) {
-		const error = errorText(vm, loaded.error);
-		loaded.error.dispose();
-		fatal(`loading failed: ${error}`);
-		return;
-	}
-	loaded.value.dispose();
-	const receive = vm.getProp(vm.global, "__pier_receive");
-	port.on("message", (json: string) => {
-		if (stopped) return;
-		budget.received(json);
-		run(() => {
-			const arg = vm.newString(json);
-			const result = vm.callFunction(receive, vm.undefined, arg);
-			arg.dispose();
-			if (result.error) {
-				const error = errorText(vm, result.error);
-				result.error.dispose();
-				fatal(`failed on a host frame: ${error}`);
-			} else {
-				result.value.dispose();
-			}
-		});
-		// After `shutdown` nothing more comes: end the worker now instead of waiting out the host's grace period.
-		if (json.startsWith('{"type":"shutdown"')) setImmediate(() => process.exit(0));
-	});
-	port.postMessage({ ready: true });
+/** One frame's turn for `guest`. */
+function deliver(guest: Guest, message: unknown): void {
+	if (typeof message !== "string") guest.fatal("the host sent a message that is not a frame");
+	else turn(guest, () => guest.receive(message));
 }
 
-/**
- * A guest error as one line: its name, message and where it was thrown. Read property by property rather
- * than through vm.dump, which would run the guest's own JSON.stringify and trust what it returns.
- */
-function errorText(vm: QuickJSContext, error: QuickJSHandle): string {
-	const clip = (text: string) => (text.length > 2_000 ? `${text.slice(0, 2_000)}…` : text);
+/** A turn of `guest`, with the clocks kept: a nested turn's time is taken off the guest below it. */
+function turn(guest: Guest, work: () => void): void {
+	if (guest.stopped) return;
+	const below = stack.at(-1);
+	const began = Date.now();
+	stack.push(guest);
+	alive(guest.slot);
 	try {
-		if (vm.typeof(error) !== "object") return clip(String(vm.dump(error)));
-		const read = (key: string): string | undefined => {
-			const value = vm.getProp(error, key);
-			try {
-				return vm.typeof(value) === "string" ? vm.getString(value) : undefined;
-			} finally {
-				value.dispose();
-			}
-		};
-		const name = read("name");
-		const message = read("message") ?? "a thrown object that is not an Error";
-		const head = name && name !== "Error" ? `${name}: ${message}` : message;
-		const at = /\bat .*?\(?([^()\s]+:\d+(?::\d+)?)\)?/.exec(read("stack") ?? "")?.[1];
-		return clip(at ? `${head} (at ${at})` : head);
-	} catch (failure) {
-		return `an error that could not be read (${(failure as Error).message})`;
+		work();
+	} finally {
+		stack.pop();
+		if (below) {
+			below.stolen += Date.now() - began;
+			alive(below.slot);
+		} else {
+			Atomics.store(beat, 0, 0n);
+			Atomics.store(beat, 1, -1n);
+		}
 	}
 }
 
-main().catch((error: unknown) => fatal(`start failed: ${(error as Error).message}`));
+const host = {
+	poll(guest: Guest): void {
+		// Outside a turn (the prelude evaluating at start) there is no turn to show alive, nor to nest in.
+		const top = stack.at(-1);
+		if (!top) return;
+		alive(top.slot);
+		if (stack.length !== 1 || top !== guest) return;
+		const now = Date.now();
+		if (now - lastPoll < POLL_MS) return;
+		lastPoll = now;
+		for (const other of guests.values()) {
+			if (other === guest) continue;
+			for (let m = receiveMessageOnPort(other.port); m && !other.stopped; m = receiveMessageOnPort(other.port)) {
+				deliver(other, m.message);
+			}
+		}
+	},
+	stopRequested: (guest: Guest) => Atomics.load(stop, guest.slot) === 1,
+};
+
+async function admit(slot: number, data: QuickJsGuestData, port: MessagePort): Promise<void> {
+	const guest = new Guest(slot, data, port, host);
+	guests.set(slot, guest);
+	// The host closing its end is the guest's end: the instance is dropped (no dispose: a runtime stopped
+	// mid-turn may not satisfy QuickJS's own teardown checks) and collected with its memory.
+	port.once("close", () => {
+		guest.stopped = true;
+		if (guests.get(slot) === guest) guests.delete(slot);
+		// Only now may the pool give the slot (and its stop flag) to another guest.
+		parentPort!.postMessage({ gone: slot });
+	});
+	// Listening from the start (a port that is not started never hears its peer close); frames that come
+	// before the guest has loaded wait for it, in order.
+	let early: unknown[] | undefined = [];
+	port.on("message", (message: unknown) => (early ? early.push(message) : deliver(guest, message)));
+	try {
+		await guest.start(wasmModule);
+	} catch (error) {
+		guest.fatal(`start failed: ${(error as Error).message}`);
+	}
+	turn(guest, () => guest.load());
+	const waiting = early;
+	early = undefined;
+	for (const message of waiting) deliver(guest, message);
+}
+
+parentPort!.on("message", (control: WorkerControl) => {
+	void admit(control.start, control.data, control.port);
+});
