@@ -125,6 +125,16 @@ function respond(context: Context): AssistantMessage {
 
 type StreamSimple = NonNullable<Parameters<ModelRegistry["registerProvider"]>[1]["streamSimple"]>;
 let demoStream: StreamSimple | undefined;
+let paced = true;
+
+/**
+ * `pier run` prints the answer whole (or as JSON events nobody watches arrive), so pacing the text would only
+ * be waiting (about 50 ms for the explanation, bench startup.run): the deltas come without delay. Applies
+ * from the first registration on, so it is called before any session exists.
+ */
+export function unpaceDemoModel(): void {
+	paced = false;
+}
 
 /**
  * The faux provider answers from a queue. Each step refills it, and the queue is kept
@@ -136,8 +146,8 @@ function createDemoStream(): StreamSimple {
 		api: DEMO_API,
 		provider: DEMO_PROVIDER,
 		models: [DEMO_MODEL],
-		// Fast enough for tests, slow enough that a browser sees the text arrive in pieces.
-		tokensPerSecond: 2_000,
+		// Fast enough for tests, slow enough that a browser sees the text arrive in pieces (0: no delay).
+		tokensPerSecond: paced ? 2_000 : 0,
 		tokenSize: { min: 2, max: 4 },
 	});
 	const step = (context: Context) => {

@@ -1,5 +1,6 @@
 /** `pier run` / `pier -p`: headless, through pi's own print mode, set up as pi's `main()` sets it up. */
 import { runPrintMode } from "@earendil-works/pi-coding-agent";
+import { unpaceDemoModel } from "../agent/demo-model.js";
 import { createPierRuntime, modelRefOf } from "../agent/session-factory.js";
 import { stdioFinished, stdioOwner } from "../extensions/runtimes/native/stdio-owner.js";
 import { ArgsError, type CliArgs } from "./args.js";
@@ -11,6 +12,7 @@ import { reportDiagnostics, sessionOptionsFrom } from "./session-options.js";
 const NEEDS_PROMPT = 'pier run needs a prompt: pier run "hello" (or pipe one in, or @file)';
 
 export async function runOnce(args: CliArgs, stdin?: string): Promise<number> {
+	unpaceDemoModel();
 	// Piped stdin is read once the extensions have loaded: a native plugin that owns stdio (declare.ownsStdio)
 	// serves it, and then it is not the prompt. Without a pipe the prompt is checked before anything loads.
 	const piped = stdin === undefined && !process.stdin.isTTY;

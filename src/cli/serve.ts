@@ -3,7 +3,6 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
 import { agentDir } from "../agent/paths.js";
-import { PierUsageError } from "../agent/session-factory.js";
 import { ArgsError } from "./args.js";
 
 export const SERVE_HELP = `pier serve — the chamber: pi sessions in a daemon, with a web app
@@ -44,11 +43,14 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
 	if (!Number.isInteger(port) || port < 0 || port > 65535)
 		throw new ArgsError(`--port must be 0–65535, got ${values.port}`);
 	const password = values["ui-password"] ?? process.env.PIER_UI_PASSWORD;
+	if (values.approve && values["no-approve"]) throw new ArgsError("--approve and --no-approve cannot be combined");
+	// Loading the chamber, pi's SDK and the example extensions takes seconds on a cold start: say at once
+	// that something is happening (the address line follows once the port is bound).
+	process.stdout.write(`pier chamber: starting on ${host}:${port === 0 ? "a free port" : port}\n`);
 	const { isLoopback, startChamber } = await import("../chamber/server.js");
 	if (!isLoopback(host) && !password) {
 		throw new ArgsError(`--host ${host} is reachable from other machines: set --ui-password (or PIER_UI_PASSWORD)`);
 	}
-	if (values.approve && values["no-approve"]) throw new ArgsError("--approve and --no-approve cannot be combined");
 	const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 	const extensionPaths =
 		values.extension && values.extension.length > 0
@@ -78,6 +80,8 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
 			});
 		} catch (error) {
 			const code = (error as NodeJS.ErrnoException).code;
+			// Loaded here, not at the top: session-factory.js imports pi's SDK, which the starting line precedes.
+			const { PierUsageError } = await import("../agent/session-factory.js");
 			if (code === "EADDRINUSE") throw new PierUsageError(`${host}:${port} is in use; choose another --port`);
 			if (code === "EADDRNOTAVAIL") throw new PierUsageError(`${host} is not an address of this machine`);
 			throw error;

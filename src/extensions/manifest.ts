@@ -7,7 +7,7 @@
 import { accessSync, constants, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, normalize, sep } from "node:path";
 import { type Static, Type } from "typebox";
-import { Compile } from "typebox/compile";
+import { lazyValidator } from "./protocol/lazy-validator.js";
 import {
 	type Capability,
 	CapabilitySchema,
@@ -36,7 +36,7 @@ const ManifestWire = Type.Object(
 	{ additionalProperties: false },
 );
 type ManifestWire = Static<typeof ManifestWire>;
-const checkWire = Compile(ManifestWire);
+const checkWire = lazyValidator(ManifestWire);
 
 export type ManifestRuntime =
 	| { kind: "process"; executable: string; arguments: string[] }

@@ -13,6 +13,10 @@ test("sign out, then sign in again with a link from pier pair; the link works on
 	const stateDir = join(dir.path, "state");
 	const serve = await startServe(["--state-dir", stateDir], { agentDir: join(dir.path, "agent"), cwd: dir.path });
 	t.after(() => serve.stop());
+	// The first line, printed before the chamber's modules load; the address follows once the port is bound.
+	const starting = serve.output().search(/^pier chamber: starting on 127\.0\.0\.1:a free port$/m);
+	assert.ok(starting >= 0, `a starting line: ${serve.output()}`);
+	assert.ok(starting < serve.output().indexOf(`pier chamber: ${serve.url}`), "before the address");
 	// The banner: the model new sessions get, what loads (by kind), how to stop, how to get a link later.
 	assert.match(serve.output(), /model for new sessions: pier\/demo · extensions: 1 typescript, 1 quickjs, 1 process/);
 	assert.match(serve.output(), /stop with Ctrl\+C .*pier pair/);

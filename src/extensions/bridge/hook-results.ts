@@ -11,7 +11,7 @@
  * file, send a changed provider request) are put to the `gate` first; a denied part is dropped and the call stays as the model made it.
  */
 import { type TSchema, Type } from "typebox";
-import { Compile } from "typebox/compile";
+import { lazyValidator } from "../protocol/lazy-validator.js";
 
 const closed = (properties: Parameters<typeof Type.Object>[0]) =>
 	Type.Object(properties, { additionalProperties: false });
@@ -67,7 +67,7 @@ const WIRE: Record<string, TSchema> = {
 		themePaths: Opt(Type.Array(Type.String())),
 	}),
 };
-const CHECKS = new Map(Object.entries(WIRE).map(([name, schema]) => [name, Compile(schema)]));
+const CHECKS = new Map(Object.entries(WIRE).map(([name, schema]) => [name, lazyValidator(schema)]));
 
 export class HookResultError extends Error {
 	override name = "HookResultError";

@@ -5,7 +5,7 @@
  */
 import type { AgentToolResult } from "@earendil-works/pi-agent-core";
 import { Type } from "typebox";
-import { Compile } from "typebox/compile";
+import { lazyValidator } from "../protocol/lazy-validator.js";
 
 const Opt = Type.Optional;
 const Block = Type.Union([
@@ -17,7 +17,7 @@ const ToolResultValue = Type.Object({
 	details: Opt(Type.Unknown()),
 	terminate: Opt(Type.Boolean()),
 });
-const check = Compile(ToolResultValue);
+const check = lazyValidator(ToolResultValue);
 
 export class ToolResultError extends Error {
 	override name = "ToolResultError";

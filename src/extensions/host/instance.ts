@@ -8,7 +8,6 @@
  * instance crashed (with the peer's diagnostics) and fails whatever was pending;
  * nothing of it reaches the session except as an error.
  */
-import { randomUUID } from "node:crypto";
 import { identifierProblem, textProblem } from "../manifest.js";
 import { allowsUi, type Capability, type PermissionSet, type UiCapability } from "../protocol/capabilities.js";
 import { FrameError } from "../protocol/codec.js";
@@ -191,6 +190,11 @@ export class ExtensionInstance {
 	 */
 	private deadlineTimer: NodeJS.Timeout | undefined;
 	private deadlineAt = Number.POSITIVE_INFINITY;
+	/**
+	 * Request ids are this instance's counter: they need only be unique among its own requests (one
+	 * extension, one generation), and a short id is less to encode and parse on both sides of every call.
+	 */
+	private requestCount = 0;
 	private readonly inbound = new Map<string, AbortController>();
 	private readonly uiBudget: UiBudget;
 	private readonly handshake = deferred<CapabilityManifest>();
@@ -285,7 +289,7 @@ export class ExtensionInstance {
 	}
 
 	private request(request: HostRequest, options: InvokeOptions, metered = false): Promise<unknown> {
-		const id = randomUUID();
+		const id = this.nextRequestId();
 		const timeoutMs = options.timeoutMs ?? this.options.timeouts.invocationMs;
 		const { signal, onUpdate } = options;
 		let entry!: Pending;
@@ -309,6 +313,10 @@ export class ExtensionInstance {
 			this.finish(entry, error instanceof Error ? error : new Error(String(error)));
 		}
 		return promise;
+	}
+
+	private nextRequestId(): string {
+		return `h${++this.requestCount}`;
 	}
 
 	/** Settles a pending request once: with `error`, else with `value`; `cancel` tells the extension. */
@@ -496,7 +504,7 @@ export class ExtensionInstance {
 	private beginLoad(manifest: CapabilityManifest): void {
 		const declared = new Set<Capability>(manifest.capabilities ?? []);
 		const builder = new RegistrationBuilder(declared, this.spec.granted);
-		this.loading = { id: randomUUID(), builder, done: deferred<void>() };
+		this.loading = { id: this.nextRequestId(), builder, done: deferred<void>() };
 		this.phase = "loading";
 		this.channel.send({ type: "request", id: this.loading.id, generation: this.generation, request: { kind: "load" } });
 		this.handshake.resolve(manifest);

@@ -6,8 +6,8 @@
  * `grants` (read by grants/store.ts, which names bad values with their file).
  */
 import { type Static, Type } from "typebox";
-import { Compile } from "typebox/compile";
 import { MIN_MAX_FRAME_BYTES } from "../protocol/codec.js";
+import { lazyValidator } from "../protocol/lazy-validator.js";
 
 const Positive = Type.Integer({ minimum: 1 });
 const HostSettings = Type.Object(
@@ -33,7 +33,7 @@ const HostSettings = Type.Object(
 	{ additionalProperties: false },
 );
 export type HostSettings = Static<typeof HostSettings>;
-const check = Compile(HostSettings);
+const check = lazyValidator(HostSettings);
 
 function read(settings: unknown, scope: string, problems: string[]): HostSettings {
 	const value = (settings as { extensionHost?: unknown } | undefined)?.extensionHost;

@@ -7,6 +7,7 @@
 import { type Static, type TSchema, Type } from "typebox";
 import { Compile } from "typebox/compile";
 import { CapabilitySchema, UiCapabilitySchema } from "./capabilities.js";
+import { type LazyValidator, lazyValidator } from "./lazy-validator.js";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -512,9 +513,10 @@ export class ProtocolViolation extends Error {
 	override name = "ProtocolViolation";
 }
 
-type Validator = { schema: TSchema; check: ReturnType<typeof Compile> };
+type Validator = { schema: TSchema; check: LazyValidator<TSchema> };
+/** Each frame type's validator is compiled when a frame of that type first arrives (lazy-validator.ts). */
 function compileAll<K extends string>(schemas: Record<K, TSchema>): Map<string, Validator> {
-	return new Map(Object.entries<TSchema>(schemas).map(([k, schema]) => [k, { schema, check: Compile(schema) }]));
+	return new Map(Object.entries<TSchema>(schemas).map(([k, schema]) => [k, { schema, check: lazyValidator(schema) }]));
 }
 const hostValidators = compileAll(hostFrameSchemas);
 const extensionValidators = compileAll(extensionFrameSchemas);
