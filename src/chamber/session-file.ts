@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import type { SessionEntry, SessionHeader } from "@earendil-works/pi-coding-agent";
 import { rowsOf, summaryOf } from "./transcript.js";
+import { usageOf } from "./usage.js";
 import { SessionUi } from "./ui/session-ui.js";
 import type { SessionView } from "./wire.js";
 
@@ -71,6 +72,9 @@ export function viewFromFile({ header, entries }: SessionFile): SessionView {
 		ui: ui.view(),
 		// Commands are known once the session runs; the stream's snapshot brings them.
 		commands: [],
+		// The context window is the model's, known once the session runs.
+		usage: usageOf(entries),
+		queue: { steering: [], followUp: [] },
 		...(model ? { model } : {}),
 		thinkingLevel,
 		streaming: false,
