@@ -466,7 +466,9 @@ export class LiveSession {
 			throw new SessionError(409, "busy", "the agent is running: steer it or queue a follow-up");
 		}
 		// pi's `@file` arguments: the files' text before the message, their images with it.
-		const files = extra.files?.length ? await attachFiles(this.session.sessionManager.getCwd(), extra.files) : undefined;
+		const files = extra.files?.length
+			? await attachFiles(this.session.sessionManager.getCwd(), extra.files)
+			: undefined;
 		const images = [...(files?.images ?? []), ...(extra.images ?? [])];
 		const message = files?.text ? `${files.text}${text}` : text;
 		const running = this.session.prompt(message, {

@@ -57,7 +57,10 @@ function inside(root: string, path: string): boolean {
 }
 
 /** The prompt text pi's `@file` arguments make, and their images; every problem names the file and what to do. */
-export async function attachFiles(cwd: string, files: readonly string[]): Promise<{ text: string; images: ImageContent[] }> {
+export async function attachFiles(
+	cwd: string,
+	files: readonly string[],
+): Promise<{ text: string; images: ImageContent[] }> {
 	const root = realpathSync(cwd);
 	let text = "";
 	const images: ImageContent[] = [];

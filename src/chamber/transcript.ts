@@ -39,7 +39,13 @@ function messageRow(entry: SessionEntry & { type: "message" }): TranscriptRow | 
 			const images = Array.isArray(message.content)
 				? (message.content as Part[]).filter((p) => p?.type === "image").length
 				: 0;
-			return { kind: "user", id: entry.id, text: cap(textOf(message.content)), ...(images ? { images } : {}), timestamp };
+			return {
+				kind: "user",
+				id: entry.id,
+				text: cap(textOf(message.content)),
+				...(images ? { images } : {}),
+				timestamp,
+			};
 		}
 		case "bashExecution":
 			return {
@@ -170,7 +176,12 @@ export function rowOf(entry: SessionEntry): TranscriptRow | undefined {
 				timestamp: timeOf(entry),
 			};
 		case "branch_summary":
-			return { kind: "branch_summary", id: entry.id, summary: cap(String(entry.summary ?? "")), timestamp: timeOf(entry) };
+			return {
+				kind: "branch_summary",
+				id: entry.id,
+				summary: cap(String(entry.summary ?? "")),
+				timestamp: timeOf(entry),
+			};
 		default:
 			return undefined;
 	}

@@ -6,6 +6,7 @@ import { useLayoutEffect, useMemo, useRef } from "preact/hooks";
 import type { Draft, LiveTool, SessionState } from "../state.js";
 import type { TranscriptRow } from "../types.js";
 import type { RunCommand } from "./ActionButton.js";
+import { LiveBashView } from "./BashRow.js";
 import { Row } from "./Row.js";
 import { DraftView, ToolCall } from "./ToolCall.js";
 
@@ -100,6 +101,9 @@ export function Transcript({ state, onCommand, onShowEarlier }: TranscriptProps)
 			))}
 			{state.drafts.map((draft: Draft) => (
 				<DraftView key={draft.draftId} draft={draft} />
+			))}
+			{state.bash.map((run) => (
+				<LiveBashView key={run.bashId} run={run} />
 			))}
 		</div>
 	);
