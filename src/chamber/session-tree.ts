@@ -16,9 +16,10 @@ interface Node {
 	label?: string;
 }
 
-function textOf(entry: SessionEntry): { kind: string; text: string } {
+/** undefined for bookkeeping (model and thinking changes, labels, names), which pi's selector does not list either. */
+function textOf(entry: SessionEntry): { kind: string; text: string } | undefined {
 	const row = rowOf(entry);
-	if (!row) return { kind: entry.type, text: entry.type.replaceAll("_", " ") };
+	if (!row) return undefined;
 	switch (row.kind) {
 		case "user":
 		case "assistant":
@@ -53,7 +54,11 @@ export function treeOf(manager: Pick<SessionManager, "getTree" | "getBranch">): 
 		.reverse();
 	while (stack.length > 0) {
 		const { node, depth } = stack.pop() as { node: Node; depth: number };
-		const { kind, text } = textOf(node.entry);
+		const shown = textOf(node.entry);
+		const branches = node.children.length > 1;
+		for (const child of [...node.children].reverse()) stack.push({ node: child, depth: branches ? depth + 1 : depth });
+		if (!shown) continue;
+		const { kind, text } = shown;
 		out.push({
 			id: node.entry.id,
 			parentId: node.entry.parentId,
@@ -65,8 +70,6 @@ export function treeOf(manager: Pick<SessionManager, "getTree" | "getBranch">): 
 			active: active.has(node.entry.id),
 			timestamp: node.entry.timestamp,
 		});
-		const branches = node.children.length > 1;
-		for (const child of [...node.children].reverse()) stack.push({ node: child, depth: branches ? depth + 1 : depth });
 	}
 	return out.length > TREE_LIMIT ? out.slice(-TREE_LIMIT) : out;
 }

@@ -10,25 +10,18 @@ import { ApiError, api, describeError, type ImageAttachment } from "../api.js";
 import { onForkRequest, requestOpenSession } from "../habit-events.js";
 import { rememberSent, usePromptHistory } from "../history.js";
 import { isImage, toAttachment } from "../images.js";
+import { fileQueryAt, runPageCommand } from "../page-commands.js";
 import type { CommandView, SessionView } from "../types.js";
 import { CommandSuggestions, filterCommands } from "./CommandSuggestions.js";
 import { FileSuggestions, ImageStrip, QueuedMessages } from "./ComposerExtras.js";
 import { type HabitDialog, HabitDialogs } from "./HabitDialogs.js";
+import { Icon } from "./Icon.js";
 import { useToast } from "./Toasts.js";
 
 type Mode = "prompt" | "steer" | "follow-up";
 
 const EDITOR_SYNC_MS = 400;
 const FILE_QUERY_MS = 120;
-
-/** The `@token` being typed at the caret, if any (an email address is not one: `@` must start a word). */
-function fileQueryAt(text: string, caret: number): { start: number; query: string } | undefined {
-	const m = /(^|\s)@([^\s@]*)$/.exec(text.slice(0, caret));
-	return m ? { start: caret - (m[2]?.length ?? 0) - 1, query: m[2] ?? "" } : undefined;
-}
-
-/** Commands the page answers itself (a picker, a download, the clipboard); the rest go to the daemon. */
-const PAGE_COMMANDS = new Set(["tree", "fork", "resume", "export", "copy", "session", "hotkeys"]);
 
 interface ComposerProps {
 	sessionId: string;
@@ -152,42 +145,8 @@ export function Composer({
 		}
 	};
 
-	/** The page's own commands; true when `message` was one of them. */
-	const pageCommand = async (message: string): Promise<boolean> => {
-		const m = /^\/([a-z]+)(?:\s+([\s\S]*))?$/.exec(message.trim());
-		const name = m?.[1];
-		const args = m?.[2]?.trim() ?? "";
-		if (!name || !PAGE_COMMANDS.has(name)) return false;
-		if (name === "fork" && args) return false; // `/fork <entryId>`: the daemon's
-		if (name === "tree" && args) return false;
-		switch (name) {
-			case "tree":
-			case "fork":
-			case "resume":
-			case "session":
-			case "hotkeys":
-				setDialog({ kind: name });
-				break;
-			case "copy": {
-				const last = [...view.rows].reverse().find((r) => r.kind === "assistant" && r.text);
-				if (last?.kind !== "assistant") throw new Error("No answer to copy yet.");
-				await navigator.clipboard.writeText(last.text);
-				toast("Copied the last answer.", "info");
-				break;
-			}
-			case "export": {
-				const { name: file, blob } = await api.exportHtml(sessionId);
-				const url = URL.createObjectURL(blob);
-				const a = document.createElement("a");
-				a.href = url;
-				a.download = file;
-				a.click();
-				setTimeout(() => URL.revokeObjectURL(url), 10_000);
-				break;
-			}
-		}
-		return true;
-	};
+	const pageCommand = (message: string) =>
+		runPageCommand(message, { sessionId, rows: view.rows, openDialog: setDialog, toast });
 
 	const complete = (name: string) => {
 		setText(`/${name} `);
@@ -406,7 +365,7 @@ export function Composer({
 						aria-label="Attach an image"
 						onClick={() => fileInput.current?.click()}
 					>
-						🖼
+						<Icon name="plus" />
 					</button>
 					{streaming ? (
 						<>
