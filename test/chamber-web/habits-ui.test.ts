@@ -80,18 +80,21 @@ describe("pi's habits in the browser", () => {
 		dir[Symbol.dispose]();
 	});
 
-	/** A new session in the page that answers from the local server. */
-	const localSession = async () => {
+	/** A new session in the page on `model` (pi would pick the local one: it has a key). */
+	const sessionOn = async (model: string) => {
 		const id = await newSession(page);
-		const reply = await api.call("PUT", `/api/pi/sessions/${id}/model`, { model: "local/local-model" });
+		const reply = await api.call("PUT", `/api/pi/sessions/${id}/model`, { model });
 		assert.equal(reply.status, 200, JSON.stringify(reply.body));
-		await until(async () => (await page.getByTestId("model-picker").inputValue()) === "local/local-model", "local");
+		await until(async () => (await page.getByTestId("model-picker").inputValue()) === model, model);
 		return id;
 	};
+	const localSession = () => sessionOn("local/local-model");
+	const demoSession = () => sessionOn("pier/demo");
 	const box = () => page.getByTestId("composer");
 
 	test("!echo shows bash output and the demo model is not called; ↑ recalls the last prompt", async () => {
-		const id = await newSession(page);
+		const id = await demoSession();
+		const asked = server.requests.length;
 		await send(page, "!echo hello from bash");
 		const row = await see(rows(page, "bash"), "hello from bash");
 		assert.match((await row.textContent()) ?? "", /exit 0/);
@@ -105,6 +108,7 @@ describe("pi's habits in the browser", () => {
 			"two bash rows, no user message, no answer from the demo model",
 		);
 		assert.equal(await rows(page, "assistant").count(), 0);
+		assert.equal(server.requests.length, asked, "and no other model either");
 		await dismissToasts(page);
 		await shot(page, "09-bash.png");
 
@@ -123,6 +127,33 @@ describe("pi's habits in the browser", () => {
 		await shows("!!echo kept private", "↓ goes newer");
 		await box().press("ArrowDown");
 		await shows("", "↓ past the newest empties the box, as in pi");
+	});
+
+	test("a running tool shows its live output without expanding; a queued steer shows until taken back", async () => {
+		await demoSession();
+		// The demo model calls pi's own bash tool, which streams its output while it runs.
+		await send(page, 'bash {"command":"echo live-start; sleep 4; echo live-end"}');
+		const live = await see(page.getByTestId("tool-live-output"), "live-start");
+		const call = page.locator('[data-testid="tool-call"][data-tool-name="bash"]').first();
+		assert.equal(await call.getAttribute("data-status"), "running");
+		assert.equal(await call.evaluate((d) => (d as unknown as { open: boolean }).open), false, "the call stays folded");
+		assert.ok(await live.isVisible());
+
+		await box().fill("also check the logs");
+		await box().press("Enter");
+		const queued = await see(page.getByTestId("queued-message"), "also check the logs");
+		assert.equal(await queued.getAttribute("data-kind"), "steer");
+		await page.getByTestId("queue-cancel").click();
+		await page.getByTestId("queued").waitFor({ state: "detached" });
+		await until(async () => (await box().inputValue()) === "also check the logs", "the steer back in the box");
+		await idle(page);
+		assert.equal(await page.getByTestId("tool-live-output").count(), 0, "done: the output is in the result");
+		assert.equal(
+			await rows(page, "user").filter({ hasText: "also check the logs" }).count(),
+			0,
+			"a steer taken back is never delivered",
+		);
+		await box().fill("");
 	});
 
 	test("@ offers a project file and the prompt carries it; a pasted image reaches the model request", async () => {

@@ -19,6 +19,7 @@ type View = {
 	usage: Record<string, number | null>;
 	commands: { name: string; source: string }[];
 	ui: { editorText?: string };
+	queue: { steering: string[]; followUp: string[] };
 };
 
 /** What the local server reports for every answer, and the prices the model is given (dollars per million). */
@@ -47,7 +48,12 @@ describe("pi's habits in the chamber API", () => {
 		writeFileSync(join(project, "notes", "plan.md"), "PLAN-CONTENT-42\n");
 		writeFileSync(join(dir.path, "secret.txt"), "OUTSIDE-THE-PROJECT\n");
 		symlinkSync(join(dir.path, "secret.txt"), join(project, "escape.txt"));
-		server = await startFakeOpenAI({ reply: "text", usage: REPORTED });
+		// A prompt saying "slowly" streams for a second and a half: long enough to queue messages behind it.
+		server = await startFakeOpenAI({
+			reply: "text",
+			usage: REPORTED,
+			delayMs: (body) => (JSON.stringify(body.messages.at(-1)?.content ?? "").includes("slowly") ? 1500 : 0),
+		});
 		const provider = {
 			baseUrl: server.baseUrl,
 			api: "openai-completions",
@@ -223,6 +229,29 @@ describe("pi's habits in the chamber API", () => {
 		const page = await prompt(id, { text: "/copy" });
 		assert.equal(page.status, 422);
 		assert.match(page.body.error!.message, /\/copy is the page's/);
+		stream.close();
+	});
+
+	test("queued steer and follow-up messages are in the view and the stream until taken back", async () => {
+		const { id, stream } = await api.newSession();
+		assert.equal((await prompt(id, { text: "answer slowly" })).status, 202);
+		await stream.waitFor((e) => e.event === "message.delta", "the answer streaming");
+		assert.equal((await api.call("POST", `/api/pi/sessions/${id}/steer`, { text: "focus on tests" })).status, 202);
+		assert.equal((await api.call("POST", `/api/pi/sessions/${id}/follow-up`, { text: "then docs" })).status, 202);
+		await stream.waitFor(
+			(e) =>
+				e.event === "session.queue" &&
+				JSON.stringify(e.payload) === JSON.stringify({ steering: ["focus on tests"], followUp: ["then docs"] }),
+			"both queued",
+		);
+		assert.deepEqual((await view(id)).queue, { steering: ["focus on tests"], followUp: ["then docs"] });
+		const taken = await api.call("DELETE", `/api/pi/sessions/${id}/queue`);
+		assert.equal(taken.status, 200);
+		assert.deepEqual(taken.body, { steering: ["focus on tests"], followUp: ["then docs"] });
+		assert.deepEqual((await view(id)).queue, { steering: [], followUp: [] });
+		await answered(stream);
+		const asked = JSON.stringify(server.requests.map((r) => r.body.messages));
+		assert.doesNotMatch(asked, /focus on tests|then docs/, "taken back: never delivered");
 		stream.close();
 	});
 

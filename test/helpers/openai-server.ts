@@ -45,6 +45,8 @@ function textOf(content: unknown): string {
 
 export interface FakeOpenAIOptions {
 	reply?: "weather" | "text";
+	/** How long to hold a text answer after its first chunk (a run to steer while it streams); 0 by default. */
+	delayMs?: (body: ChatRequest["body"]) => number;
 	usage?: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens?: number } };
 }
 
@@ -56,7 +58,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 		req.on("data", (d: string) => {
 			raw += d;
 		});
-		req.on("end", () => {
+		req.on("end", async () => {
 			if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
 				res.writeHead(404, { "content-type": "application/json" });
 				res.end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
@@ -67,7 +69,10 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 			res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
 			const toolMessage = body.messages.find((m) => m.role === "tool");
 			if (options.reply === "text") {
-				res.write(chunk(body.model, { role: "assistant", content: "A plain answer from the local server." }));
+				res.write(chunk(body.model, { role: "assistant", content: "A plain answer" }));
+				const delay = options.delayMs?.(body) ?? 0;
+				if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+				res.write(chunk(body.model, { content: " from the local server." }));
 				res.write(chunk(body.model, {}, "stop"));
 			} else if (toolMessage) {
 				const answer = `The forecast tool reported: ${textOf(toolMessage.content)}`;
