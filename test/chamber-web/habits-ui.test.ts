@@ -91,6 +91,15 @@ describe("pi's habits in the browser", () => {
 	const localSession = () => sessionOn("local/local-model");
 	const demoSession = () => sessionOn("pier/demo");
 	const box = () => page.getByTestId("composer");
+	/** Two prompts, each answered. */
+	const twoTurns = async (first: string, second: string) => {
+		await send(page, first);
+		await see(rows(page, "assistant"), "plain answer");
+		await idle(page);
+		await send(page, second);
+		await until(async () => (await rows(page, "assistant").count()) === 2, "two answers");
+		await idle(page);
+	};
 
 	test("!echo shows bash output and the demo model is not called; ↑ recalls the last prompt", async () => {
 		const id = await demoSession();
@@ -114,7 +123,11 @@ describe("pi's habits in the browser", () => {
 
 		const shows = async (text: string, what: string) => {
 			let seen = "";
-			await until(async () => (seen = await box().inputValue()) === text, what).catch((error: Error) => {
+			const holds = async () => {
+				seen = await box().inputValue();
+				return seen === text;
+			};
+			await until(holds, what).catch((error: Error) => {
 				throw new Error(`${error.message}; the box holds ${JSON.stringify(seen)}`);
 			});
 		};
@@ -240,12 +253,7 @@ describe("pi's habits in the browser", () => {
 
 	test("/tree jumps to an earlier entry and the transcript follows", async () => {
 		await localSession();
-		await send(page, "first question");
-		await see(rows(page, "assistant"), "plain answer");
-		await idle(page);
-		await send(page, "second question");
-		await until(async () => (await rows(page, "assistant").count()) === 2, "two answers");
-		await idle(page);
+		await twoTurns("first question", "second question");
 		await send(page, "/tree");
 		const sheet = page.getByTestId("tree");
 		await sheet.waitFor();
@@ -284,12 +292,7 @@ describe("pi's habits in the browser", () => {
 
 	test("Fork on a user message makes a new session with the history before it; /export downloads pi's HTML", async () => {
 		const id = await localSession();
-		await send(page, "alpha question");
-		await see(rows(page, "assistant"), "plain answer");
-		await idle(page);
-		await send(page, "beta question");
-		await until(async () => (await rows(page, "assistant").count()) === 2, "two answers");
-		await idle(page);
+		await twoTurns("alpha question", "beta question");
 
 		const download = page.waitForEvent("download");
 		await send(page, "/export");

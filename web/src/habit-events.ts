@@ -1,28 +1,25 @@
 /**
- * Requests from transcript rows to the composer (which owns pi's habits: the fork picker, the tree), as
- * window events: rows stay free of session callbacks, and the layout between them needs no wiring.
+ * Requests across the page as window events: a transcript row asks the composer for a fork (rows stay free of
+ * session callbacks), the composer's `/resume` asks the chamber to open a session; the layout between them
+ * needs no wiring.
  */
-const FORK = "pier:fork";
-
-export function requestFork(entryId: string): void {
-	window.dispatchEvent(new CustomEvent(FORK, { detail: entryId }));
+function channel(name: string) {
+	return {
+		request: (detail: string) => window.dispatchEvent(new CustomEvent(name, { detail })),
+		on(handler: (detail: string) => void): () => void {
+			const listener = (e: Event) => handler(String((e as CustomEvent).detail));
+			window.addEventListener(name, listener);
+			return () => window.removeEventListener(name, listener);
+		},
+	};
 }
 
-export function onForkRequest(handler: (entryId: string) => void): () => void {
-	const listener = (e: Event) => handler(String((e as CustomEvent).detail));
-	window.addEventListener(FORK, listener);
-	return () => window.removeEventListener(FORK, listener);
-}
+const fork = channel("pier:fork");
+const open = channel("pier:open-session");
 
-const OPEN = "pier:open-session";
-
+/** Fork before this user message (its row's Fork button). */
+export const requestFork = fork.request;
+export const onForkRequest = fork.on;
 /** `/resume`: the chamber opens that session as if it were picked in the list. */
-export function requestOpenSession(id: string): void {
-	window.dispatchEvent(new CustomEvent(OPEN, { detail: id }));
-}
-
-export function onOpenSessionRequest(handler: (id: string) => void): () => void {
-	const listener = (e: Event) => handler(String((e as CustomEvent).detail));
-	window.addEventListener(OPEN, listener);
-	return () => window.removeEventListener(OPEN, listener);
-}
+export const requestOpenSession = open.request;
+export const onOpenSessionRequest = open.on;

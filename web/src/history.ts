@@ -4,7 +4,7 @@
  * again. The history is the session's
  * own user messages plus what was sent from this page (commands and `!bash` leave no user message).
  */
-import { useMemo, useRef } from "preact/hooks";
+import { useRef } from "preact/hooks";
 import type { TranscriptRow } from "./types.js";
 
 const LIMIT = 100;
@@ -17,15 +17,19 @@ export function rememberSent(sessionId: string, text: string): void {
 	sent.set(sessionId, list.slice(-LIMIT));
 }
 
+function historyOf(sessionId: string, rows: readonly TranscriptRow[]): string[] {
+	const fromRows = rows.flatMap((r) => (r.kind === "user" && r.text ? [r.text] : []));
+	const own = sent.get(sessionId) ?? [];
+	// Sent prompts also come back as user rows: keep one of each, in the order they were made.
+	const all = [...fromRows.filter((t) => !own.includes(t)), ...own];
+	return all.filter((t, i) => t !== all[i - 1]).slice(-LIMIT);
+}
+
 export function usePromptHistory(sessionId: string, rows: readonly TranscriptRow[]) {
-	const entries = useMemo(() => {
-		const fromRows = rows.flatMap((r) => (r.kind === "user" && r.text ? [r.text] : []));
-		const own = sent.get(sessionId) ?? [];
-		// Sent prompts also come back as user rows: keep one of each, in the order they were made.
-		const all = [...fromRows.filter((t) => !own.includes(t)), ...own];
-		return all.filter((t, i) => t !== all[i - 1]).slice(-LIMIT);
-	}, [rows, sessionId]);
 	const index = useRef<number | undefined>(undefined);
+	// Read at each key press, not memoized on the rows: a send's answer may land after its row did.
+	const current = useRef({ sessionId, rows });
+	current.current = { sessionId, rows };
 
 	return {
 		reset: () => {
@@ -33,6 +37,7 @@ export function usePromptHistory(sessionId: string, rows: readonly TranscriptRow
 		},
 		/** The text to show for ↑ (older) or ↓ (newer), or undefined to let the key move the caret. */
 		step(direction: "older" | "newer", text: string, caret: number): string | undefined {
+			const entries = historyOf(current.current.sessionId, current.current.rows);
 			const onFirstLine = !text.slice(0, caret).includes("\n");
 			const onLastLine = !text.slice(caret).includes("\n");
 			if (direction === "older") {

@@ -196,58 +196,37 @@ export function Composer({
 		}
 	};
 
-	const onKeyDown = (e: KeyboardEvent) => {
-		if (showFiles) {
-			if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-				e.preventDefault();
-				const n = files.length;
-				setHighlight((h) => (e.key === "ArrowDown" ? (h + 1) % n : h <= 0 ? n - 1 : h - 1));
-				return;
-			}
-			if ((e.key === "Tab" && !e.shiftKey) || (e.key === "Enter" && !e.shiftKey && highlight >= 0)) {
-				e.preventDefault();
-				const pick = files[Math.max(0, highlight)];
-				if (pick) pickFile(pick);
-				return;
-			}
-			if (e.key === "Escape") {
-				e.preventDefault();
-				setDismissedFor(text);
-				return;
-			}
+	/** ↑/↓ move through an open list, Tab (or Enter on a highlighted entry) picks, Escape closes: true if handled. */
+	const listKeys = (e: KeyboardEvent, count: number, pick: (index: number) => void): boolean => {
+		if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+			e.preventDefault();
+			setHighlight((h) => (e.key === "ArrowDown" ? (h + 1) % count : h <= 0 ? count - 1 : h - 1));
+			return true;
 		}
-		if (!showSuggestions && !showFiles && (e.key === "ArrowUp" || e.key === "ArrowDown") && !e.altKey) {
+		if ((e.key === "Tab" && !e.shiftKey) || (e.key === "Enter" && !e.shiftKey && highlight >= 0)) {
+			e.preventDefault();
+			pick(Math.max(0, highlight));
+			return true;
+		}
+		if (e.key === "Escape") {
+			e.preventDefault();
+			setDismissedFor(text);
+			return true;
+		}
+		return false;
+	};
+
+	const onKeyDown = (e: KeyboardEvent) => {
+		if (showFiles && listKeys(e, files.length, (i) => files[i] && pickFile(files[i]))) return;
+		if (showSuggestions && listKeys(e, suggestions.length, (i) => suggestions[i] && complete(suggestions[i].name)))
+			return;
+		if ((e.key === "ArrowUp" || e.key === "ArrowDown") && !e.altKey && !showFiles && !showSuggestions) {
 			const el = e.currentTarget as HTMLTextAreaElement;
 			const recalled = history.step(e.key === "ArrowUp" ? "older" : "newer", text, el.selectionStart ?? 0);
 			if (recalled !== undefined) {
 				e.preventDefault();
 				setText(recalled);
 				requestAnimationFrame(() => box.current?.setSelectionRange(recalled.length, recalled.length));
-				return;
-			}
-		}
-		if (showSuggestions) {
-			if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-				e.preventDefault();
-				const n = suggestions.length;
-				setHighlight((h) => (e.key === "ArrowDown" ? (h + 1) % n : h <= 0 ? n - 1 : h - 1));
-				return;
-			}
-			if (e.key === "Tab" && !e.shiftKey) {
-				e.preventDefault();
-				const pick = suggestions[Math.max(0, highlight)];
-				if (pick) complete(pick.name);
-				return;
-			}
-			if (e.key === "Enter" && !e.shiftKey && highlight >= 0) {
-				e.preventDefault();
-				const pick = suggestions[highlight];
-				if (pick) complete(pick.name);
-				return;
-			}
-			if (e.key === "Escape") {
-				e.preventDefault();
-				setDismissedFor(text);
 				return;
 			}
 		}

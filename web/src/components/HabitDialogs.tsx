@@ -191,23 +191,38 @@ function ForkSheet({ dialog, view, onClose, onError, onOpenSession }: Props) {
 			{users.length === 0 ? (
 				<p class="muted">No messages to fork from yet.</p>
 			) : (
-				<ul class="tree-list">
-					{users.map((r) => (
-						<li key={r.id}>
-							<button
-								type="button"
-								class="tree-node"
-								data-testid="fork-option"
-								data-entry-id={r.id}
-								onClick={() => void fork(r.id)}
-							>
-								<span class="tree-text">{r.kind === "user" ? visible(r.text.slice(0, 200)) : ""}</span>
-							</button>
-						</li>
-					))}
-				</ul>
+				<OptionList
+					testId="fork-option"
+					options={users.map((r) => ({
+						id: r.id,
+						text: r.kind === "user" ? r.text.slice(0, 200) : "",
+						pick: () => void fork(r.id),
+					}))}
+				/>
 			)}
 		</Sheet>
+	);
+}
+
+/** A list of choices in a sheet; each option's id is on its button (`data-id`). */
+function OptionList({
+	testId,
+	options,
+}: {
+	testId: string;
+	options: { id: string; text: string; label?: string; pick: () => void }[];
+}) {
+	return (
+		<ul class="tree-list">
+			{options.map((o) => (
+				<li key={o.id}>
+					<button type="button" class="tree-node" data-testid={testId} data-id={o.id} onClick={o.pick}>
+						<span class="tree-text">{visible(o.text)}</span>
+						{o.label && <span class="tree-label">{visible(o.label)}</span>}
+					</button>
+				</li>
+			))}
+		</ul>
 	);
 }
 
@@ -226,27 +241,18 @@ function ResumeSheet({ view, onClose, onError, onOpenSession }: Props) {
 			) : sessions.length === 0 ? (
 				<p class="muted">No other sessions in this project.</p>
 			) : (
-				<ul class="tree-list">
-					{sessions.map((s) => (
-						<li key={s.id}>
-							<button
-								type="button"
-								class="tree-node"
-								data-testid="resume-option"
-								data-session-id={s.id}
-								onClick={() => {
-									onClose();
-									onOpenSession(s.id);
-								}}
-							>
-								<span class="tree-text">{visible(s.name || s.firstMessage || "New session")}</span>
-								<span class="tree-label">
-									{s.messageCount} msgs · {relativeTime(s.modifiedAt)}
-								</span>
-							</button>
-						</li>
-					))}
-				</ul>
+				<OptionList
+					testId="resume-option"
+					options={sessions.map((s) => ({
+						id: s.id,
+						text: s.name || s.firstMessage || "New session",
+						label: `${s.messageCount} msgs · ${relativeTime(s.modifiedAt)}`,
+						pick: () => {
+							onClose();
+							onOpenSession(s.id);
+						},
+					}))}
+				/>
 			)}
 		</Sheet>
 	);
