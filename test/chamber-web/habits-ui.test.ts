@@ -315,6 +315,37 @@ describe("pi's habits in the browser", () => {
 		const list = await api.call<{ sessions: { id: string }[] }>("GET", "/api/pi/sessions");
 		assert.ok(list.body.sessions.some((s) => s.id === forked));
 	});
+
+	test("/copy, /session, /hotkeys and /resume are the page's: clipboard, info, shortcuts, the session picker", async () => {
+		await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: serve.url });
+		const before = await localSession();
+		await send(page, "an earlier session");
+		await idle(page);
+		const id = await localSession();
+		await send(page, "say something to copy");
+		await see(rows(page, "assistant"), "plain answer");
+		await idle(page);
+		await send(page, "/copy");
+		await until(
+			async () => (await page.evaluate("navigator.clipboard.readText()")) === "A plain answer from the local server.",
+			"the last answer on the clipboard",
+		);
+		await send(page, "/session");
+		const info = page.getByTestId("session-info");
+		await see(info, id);
+		await see(info, "1 user, 1 assistant");
+		await page.keyboard.press("Escape");
+		await info.waitFor({ state: "detached" });
+		await send(page, "/hotkeys");
+		await see(page.getByTestId("hotkeys"), "Walk the prompt history");
+		await page.keyboard.press("Escape");
+		await send(page, "/resume");
+		const option = page.locator(`[data-testid="resume-option"][data-id="${before}"]`);
+		await option.click();
+		await until(() => new URL(page.url()).searchParams.get("s") === before, "the picked session open");
+		const view = await api.call<{ rows: unknown[] }>("GET", `/api/pi/sessions/${id}`);
+		assert.equal(view.body.rows.length, 2, "page commands sent nothing to the session");
+	});
 });
 
 /** A phone signed in straight into one session (the phone shows the session, not the list). */
