@@ -2,21 +2,46 @@
  * One open chamber session: a pier runtime whose extensions see the chamber's `ctx.ui`, an event channel,
  * and the projection of everything the session does (agent events, persisted entries) onto that channel.
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { AgentSessionEvent, SessionEntry, SessionManager } from "@earendil-works/pi-coding-agent";
 import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
 import { commandContextActions } from "../agent/command-actions.js";
 import { createPierRuntime, modelRefOf, type PierRuntime, type SessionTarget } from "../agent/session-factory.js";
 import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
 import { depthMessage, valueTooDeep } from "../extensions/protocol/depth.js";
-import { DIALOG_ENTRY, ENTRY_DEPTH, ERROR_ENTRY, entryFacts, rowOf, rowsOf, summaryOf } from "./transcript.js";
+import { attachFiles, findProjectFiles } from "./project-files.js";
+import { treeOf } from "./session-tree.js";
+import {
+	DIALOG_ENTRY,
+	ENTRY_DEPTH,
+	ERROR_ENTRY,
+	entryFacts,
+	rowOf,
+	rowsOf,
+	summaryOf,
+	withTokensAfter,
+} from "./transcript.js";
+import { assistantUsages, sameUsage, usageOf } from "./usage.js";
+import { runUserBash, userBashOf } from "./user-bash.js";
 import { OutsideWrites } from "./outside-writes.js";
 import { PiExtensionMetrics } from "./pi-metrics.js";
 import { AppMounts } from "./ui/app-mounts.js";
 import { appCommandProblem, withOwner } from "./ui/app-owner.js";
 import { COMMAND_NAME, LIMITS } from "./ui/descriptors.js";
 import { type DialogEnd, SessionUi } from "./ui/session-ui.js";
-import type { CommandView, EventName, EventPayloads, SessionSummary, SessionView } from "./wire.js";
+import type {
+	CommandView,
+	EventName,
+	EventPayloads,
+	PromptBody,
+	QueueView,
+	SessionSummary,
+	SessionUsage,
+	SessionView,
+	TreeNodeView,
+} from "./wire.js";
 
 export interface OpenOptions {
 	cwd: string;
@@ -46,8 +71,23 @@ const CHAMBER_COMMANDS = {
 	name: "Rename this session",
 	model: "Switch model: /model provider/id",
 	thinking: "Set the thinking level: /thinking off|minimal|low|medium|high|xhigh",
+	tree: "Navigate the session tree: jump to any earlier entry (optionally summarizing the branch you leave)",
+	fork: "Start a new session from an earlier user message (its history up to there)",
+	resume: "Open another session of this project",
+	export: "Download this session as HTML (pi's export)",
+	copy: "Copy the last answer to the clipboard",
+	session: "Show session info: file, id, messages, tokens and cost",
+	hotkeys: "Show the keyboard shortcuts",
 } as const;
 type ChamberCommand = keyof typeof CHAMBER_COMMANDS;
+/** Chamber commands that are the page's to show (a picker, the clipboard, a download); the API has routes. */
+const PAGE_COMMANDS: Partial<Record<ChamberCommand, string>> = {
+	resume: "the page opens its session picker (GET /api/pi/sessions lists them)",
+	export: "GET /api/pi/sessions/:id/export downloads it",
+	copy: "the page copies the last answer",
+	session: "GET /api/pi/sessions/:id shows it",
+	hotkeys: "the page lists them",
+};
 
 /** A failed operation with the HTTP status and code to report. */
 export class SessionError extends Error {
@@ -75,6 +115,9 @@ export class LiveSession {
 	readonly piMetrics = new PiExtensionMetrics(() => this.session.extensionRunner);
 	private draftId: string | undefined;
 	private drafts = 0;
+	private bashRuns = 0;
+	private lastUsage: SessionUsage | undefined;
+	private queue: QueueView = { steering: [], followUp: [] };
 	private unsubscribe: (() => void) | undefined;
 	private closed = false;
 
@@ -219,12 +262,14 @@ export class LiveSession {
 			if (manager !== this.session.sessionManager) return;
 			const entry = manager.getEntry(id) as SessionEntry | undefined;
 			if (!entry) return;
-			const row = rowOf(entry);
+			const plain = rowOf(entry);
+			const row = plain?.kind === "compaction" ? withTokensAfter(plain, entry, manager.getBranch()) : plain;
 			if (row) {
 				const draftId = row.kind === "assistant" ? this.draftId : undefined;
 				if (draftId) this.draftId = undefined;
 				this.publish("transcript.row", { row, ...(draftId ? { draftId } : {}) });
 			}
+			if (entry.type === "compaction") this.publishUsage();
 			if (entry.type === "custom") {
 				const problem = this.ui.applyEntry(entry.customType, entry.data, true);
 				if (problem) this.reportError(problem, entry.customType);
@@ -263,6 +308,7 @@ export class LiveSession {
 				this.publish("session.state", { streaming: true });
 				break;
 			case "agent_end":
+				this.publishUsage();
 				this.publish("agent.end", {});
 				this.publish("session.state", { streaming: false });
 				// pi still counts itself as streaming while agent_end handlers run.
@@ -288,6 +334,12 @@ export class LiveSession {
 				if (event.message.role === "assistant" && this.draftId) {
 					this.publish("message.end", { draftId: this.draftId });
 				}
+				// Each answer reports its usage: the footer moves per turn, not per run.
+				if (event.message.role === "assistant") this.publishUsage();
+				break;
+			case "queue_update":
+				this.queue = { steering: [...event.steering], followUp: [...event.followUp] };
+				this.publish("session.queue", this.queue);
 				break;
 			case "tool_execution_start":
 				this.publish("tool.start", { toolCallId: event.toolCallId, toolName: event.toolName, args: event.args });
@@ -318,6 +370,24 @@ export class LiveSession {
 	private publishModel(): void {
 		const model = modelRefOf(this.pier.runtime);
 		this.publish("session.model", { ...(model ? { model } : {}), thinkingLevel: this.session.thinkingLevel });
+		this.publishUsage();
+	}
+
+	/** pi's footer numbers: tokens and cost over the whole file, the context fill from pi's own estimate. */
+	usage(): SessionUsage {
+		const context = this.session.getContextUsage();
+		return usageOf(
+			assistantUsages(this.session.sessionManager.getEntries()),
+			context,
+			this.session.model?.contextWindow ?? 0,
+		);
+	}
+
+	private publishUsage(): void {
+		const usage = this.usage();
+		if (sameUsage(this.lastUsage, usage)) return;
+		this.lastUsage = usage;
+		this.publish("session.usage", usage);
 	}
 
 	/** An extension failure: an error row in the transcript (persisted) and an event; the session goes on. */
@@ -379,13 +449,19 @@ export class LiveSession {
 		const fromExtensions = this.session.extensionRunner
 			.getRegisteredCommands()
 			.filter((c) => !taken.has(c.invocationName));
+		// What pi's RPC get_commands adds: prompt templates and skills, which session.prompt expands.
+		const described = (name: string, description: string | undefined, source: string) => ({
+			name,
+			...(description ? { description } : {}),
+			source,
+		});
 		return [
 			...own,
-			...fromExtensions.map((c) => ({
-				name: c.invocationName,
-				...(c.description ? { description: c.description } : {}),
-				source: "extension",
-			})),
+			...fromExtensions.map((c) => described(c.invocationName, c.description, "extension")),
+			...this.session.promptTemplates.map((t) => described(t.name, t.description, "prompt")),
+			...this.session.resourceLoader
+				.getSkills()
+				.skills.map((s) => described(`skill:${s.name}`, s.description, "skill")),
 		];
 	}
 
@@ -396,6 +472,8 @@ export class LiveSession {
 			rows: rowsOf(this.session.sessionManager.getBranch()),
 			ui: this.ui.view(),
 			commands: this.commands(),
+			usage: this.usage(),
+			queue: this.queue,
 			...(model ? { model } : {}),
 			thinkingLevel: this.session.thinkingLevel,
 			streaming: this.session.isStreaming,
@@ -414,16 +492,90 @@ export class LiveSession {
 	 * A message for the agent, an extension command, or one of the chamber's own commands (pi's terminal has them
 	 * as built-ins; here they take the same precedence over extension commands).
 	 */
-	async prompt(text: string): Promise<void> {
+	async prompt(text: string, extra: Omit<PromptBody, "text"> = {}): Promise<void> {
 		await this.catchUpWithFile();
 		const builtin = /^\/([a-z]+)(?:\s+([\s\S]*))?$/.exec(text.trim());
 		const name = builtin?.[1];
 		if (name && name in CHAMBER_COMMANDS) return this.builtin(name as ChamberCommand, builtin?.[2]?.trim() ?? "");
+		const bash = userBashOf(text);
+		if (bash) {
+			// pi's terminal refuses a second one while one runs (Esc cancels it first).
+			if (this.session.isBashRunning) throw new SessionError(409, "busy", "a bash command is already running");
+			this.run(runUserBash(this.session, `bash_${++this.bashRuns}`, bash, this.publish), `!${bash.command}`);
+			return;
+		}
 		if (this.session.isStreaming && !text.startsWith("/")) {
 			throw new SessionError(409, "busy", "the agent is running: steer it or queue a follow-up");
 		}
-		const running = this.session.prompt(text, this.session.isStreaming ? { streamingBehavior: "followUp" } : {});
+		// pi's `@file` arguments: the files' text before the message, their images with it.
+		const files = extra.files?.length
+			? await attachFiles(this.session.sessionManager.getCwd(), extra.files)
+			: undefined;
+		const images = [...(files?.images ?? []), ...(extra.images ?? [])];
+		const message = files?.text ? `${files.text}${text}` : text;
+		const running = this.session.prompt(message, {
+			...(this.session.isStreaming ? { streamingBehavior: "followUp" as const } : {}),
+			...(images.length > 0 ? { images } : {}),
+		});
 		this.run(this.piMetrics.observePrompt(text, running), "prompt");
+	}
+
+	/** `@` completion: the project's files matching `query` (pi-tui's fuzzy filter). */
+	files(query: string): string[] {
+		return findProjectFiles(this.session.sessionManager.getCwd(), query);
+	}
+
+	tree(): TreeNodeView[] {
+		return treeOf(this.session.sessionManager);
+	}
+
+	/**
+	 * pi's `navigateTree`: the leaf moves to `entryId` (a user message: to its parent, its text back into the
+	 * composer), optionally leaving a summary of the abandoned branch. Clients refetch the rows (`session.branch`).
+	 */
+	async navigate(entryId: string, options: { summarize?: boolean; customInstructions?: string } = {}): Promise<void> {
+		if (this.session.isStreaming) throw new SessionError(409, "busy", "wait for the agent before moving in the tree");
+		if (!this.session.sessionManager.getEntry(entryId))
+			throw new SessionError(404, "not_found", `this session has no entry ${entryId}`);
+		const result = await this.session.navigateTree(entryId, options);
+		if (result.cancelled) throw new SessionError(409, "cancelled", "an extension cancelled the move in the tree");
+		this.publish("session.branch", { leafId: this.session.sessionManager.getLeafId() });
+		if (result.editorText !== undefined) this.ui.replaceEditorText(result.editorText);
+		this.publishUsage();
+	}
+
+	/**
+	 * pi's fork: a new session file with the history before the user message `entryId`, whose text goes to the
+	 * composer. The chamber session follows it (`session.replaced`); the original stays in the list.
+	 */
+	async fork(entryId: string): Promise<{ id: string }> {
+		if (this.session.isStreaming) throw new SessionError(409, "busy", "wait for the agent before forking");
+		const entry = this.session.sessionManager.getEntry(entryId);
+		if (entry?.type !== "message" || entry.message.role !== "user")
+			throw new SessionError(422, "bad_request", `entryId: ${entryId} is not a user message of this session`);
+		const result = await this.pier.runtime.fork(entryId);
+		if (result.cancelled) throw new SessionError(409, "cancelled", "an extension cancelled the fork");
+		if (result.selectedText) this.ui.replaceEditorText(result.selectedText);
+		return { id: this.id };
+	}
+
+	/** pi's HTML export of the session, as a string (written to a private temporary directory, then removed). */
+	async exportHtml(): Promise<{ name: string; html: string }> {
+		const dir = mkdtempSync(join(tmpdir(), "pier-export-"));
+		try {
+			const name = `pi-session-${this.id}.html`;
+			const path = await this.session.exportToHtml(join(dir, name));
+			return { name, html: readFileSync(path, "utf8") };
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	}
+
+	/** Takes back every queued steer and follow-up (pi's clearQueue); the page puts them back in the composer. */
+	clearQueue(): QueueView {
+		// pi emits queue_update, which publishes the empty queue.
+		const taken = this.session.clearQueue();
+		return { steering: taken.steering, followUp: taken.followUp };
 	}
 
 	private readonly outside = new OutsideWrites();
@@ -482,6 +634,15 @@ export class LiveSession {
 			case "thinking":
 				needs(`a level (${this.session.getAvailableThinkingLevels().join(", ")})`);
 				return this.setThinkingLevel(args);
+			case "tree":
+				needs("an entry id (GET /api/pi/sessions/:id/tree lists them)");
+				return this.navigate(args);
+			case "fork":
+				needs("a user message's entry id");
+				await this.fork(args);
+				return;
+			default:
+				throw new SessionError(422, "page_command", `/${name} is the page's: ${PAGE_COMMANDS[name]}`);
 		}
 	}
 

@@ -96,8 +96,48 @@ export function piRoutes(chamber: Chamber): Hono {
 		return c.json({ session: await chamber.archive(c.req.param("id"), b.archived) });
 	});
 
+	app.post("/sessions/:id/prompt", jsonBody(Bodies.prompt), async (c) => {
+		const b = c.req.valid("json");
+		const { text, ...extra } = b;
+		await (await chamber.get(c.req.param("id"))).prompt(text, extra);
+		return c.json({ ok: true }, 202);
+	});
+
+	// pi's habits (`@`, /tree, /fork, /export, the queue): reads of a running session, actions open it.
+	app.get("/sessions/:id/files", async (c) => {
+		const q = c.req.query("q") ?? "";
+		if (q.length > 256) return jsonError(c, 400, "bad_request", "q: at most 256 characters");
+		return c.json({ files: (await chamber.running(c.req.param("id"))).files(q) });
+	});
+
+	app.get("/sessions/:id/tree", async (c) => c.json({ nodes: (await chamber.running(c.req.param("id"))).tree() }));
+
+	app.post("/sessions/:id/tree", jsonBody(Bodies.tree), async (c) => {
+		const b = c.req.valid("json");
+		const { entryId, ...options } = b;
+		await (await chamber.get(c.req.param("id"))).navigate(entryId, options);
+		return c.json({ ok: true });
+	});
+
+	app.post("/sessions/:id/fork", jsonBody(Bodies.fork), async (c) => {
+		const b = c.req.valid("json");
+		return c.json(await (await chamber.get(c.req.param("id"))).fork(b.entryId), 201);
+	});
+
+	app.get("/sessions/:id/export", async (c) => {
+		const { name, html } = await (await chamber.running(c.req.param("id"))).exportHtml();
+		return c.body(html, 200, {
+			"content-type": "text/html; charset=utf-8",
+			"content-disposition": `attachment; filename="${name.replace(/[^\w.-]/g, "_")}"`,
+			// The file is pi's page with the session's own content: never rendered as the chamber's origin.
+			"content-security-policy": "sandbox",
+			"x-content-type-options": "nosniff",
+		});
+	});
+
+	app.delete("/sessions/:id/queue", async (c) => c.json((await chamber.get(c.req.param("id"))).clearQueue()));
+
 	for (const [path, run] of [
-		["prompt", async (s, text) => s.prompt(text)],
 		["steer", (s, text) => s.steer(text)],
 		["follow-up", (s, text) => s.followUp(text)],
 	] as const satisfies readonly (readonly [

@@ -12,7 +12,16 @@
 import { readFileSync } from "node:fs";
 import type { SessionEntry, SessionHeader } from "@earendil-works/pi-coding-agent";
 import { pageOf, type RowPage, rowOf, rowsOf, summaryOf } from "./transcript.js";
-import { CURRENT_VERSION, forEachLine, headerOf, lineText, messageLine, parseLine } from "./session-lines.js";
+import {
+	CURRENT_VERSION,
+	forEachLine,
+	headerOf,
+	lineText,
+	messageLine,
+	messageUsage,
+	parseLine,
+} from "./session-lines.js";
+import { type AssistantUsage, assistantUsages, usageOf } from "./usage.js";
 import { SessionUi } from "./ui/session-ui.js";
 import type { SessionView } from "./wire.js";
 
@@ -22,6 +31,8 @@ interface FileEntry {
 	id: string;
 	parentId: string | null;
 	timestamp: string;
+	/** A message line's role, read from its prefix. */
+	role?: string;
 	entry?: SessionEntry;
 	/** The line's byte range in `SessionFile.bytes`, while it is not parsed. */
 	start?: number;
@@ -61,6 +72,7 @@ export function readSessionFile(file: string, eager = false): SessionFile | unde
 				id: message.id,
 				parentId: message.parentId,
 				timestamp: message.timestamp,
+				...(message.role !== undefined ? { role: message.role } : {}),
 				start,
 				end,
 			});
@@ -153,16 +165,22 @@ function build(
 	let thinkingLevel = "off";
 	let firstUser: SessionEntry | undefined;
 	let messageCount = 0;
+	const usages: AssistantUsage[] = [];
 	for (const e of entries) {
 		const entry = e.entry;
 		if (e.type === "message") {
 			messageCount++;
-			if (
-				!firstUser &&
-				entryOf(e, bytes).type === "message" &&
-				(e.entry as { message: { role: string } }).message.role === "user"
-			)
-				firstUser = e.entry;
+			// The role from the line's prefix spares parsing lines that cannot be the first user message.
+			if (!firstUser && (e.role === undefined || e.role === "user")) {
+				const parsed = entryOf(e, bytes);
+				if (parsed.type === "message" && parsed.message.role === "user") firstUser = parsed;
+			}
+			if (e.entry || e.role === undefined) usages.push(...assistantUsages([entryOf(e, bytes)]));
+			else if (e.role === "assistant") {
+				const usage = messageUsage(bytes, e.start!, e.end!);
+				if (usage && typeof usage === "object") usages.push(usage as AssistantUsage);
+				else usages.push(...assistantUsages([entryOf(e, bytes)]));
+			}
 		} else if (entry?.type === "custom") ui.applyEntry(entry.customType, entry.data, false);
 		else if (entry?.type === "session_info") name = entry.name;
 		else if (entry?.type === "model_change") model = `${entry.provider}/${entry.modelId}`;
@@ -181,6 +199,9 @@ function build(
 		ui: ui.view(),
 		// Commands are known once the session runs; the stream's snapshot brings them.
 		commands: [],
+		// The context window is the model's, known once the session runs.
+		usage: usageOf(usages),
+		queue: { steering: [], followUp: [] },
 		...(model ? { model } : {}),
 		thinkingLevel,
 		streaming: false,

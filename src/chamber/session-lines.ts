@@ -61,6 +61,35 @@ export function messageTime(bytes: Buffer, start: number, end: number): number |
 	return match ? Number(match[1]) : undefined;
 }
 
+const USAGE_KEY = Buffer.from('"usage":{');
+const OPEN = 0x7b;
+const CLOSE = 0x7d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * An assistant message line's `usage` object, parsed from the line's bytes without parsing the line: pi-ai
+ * writes `usage` after the content, so its key's last occurrence is the message's own (a `"usage":{` in any
+ * text is escaped, `\"usage\"`). Undefined when it is not there or holds a string (parse the line instead).
+ */
+export function messageUsage(bytes: Buffer, start: number, end: number): unknown {
+	const at = bytes.lastIndexOf(USAGE_KEY, end);
+	if (at < start) return undefined;
+	const open = at + USAGE_KEY.length - 1;
+	let depth = 0;
+	let inString = false;
+	for (let i = open; i < end; i++) {
+		const b = bytes[i];
+		if (inString) {
+			if (b === BACKSLASH) return undefined;
+			if (b === QUOTE) inString = false;
+		} else if (b === QUOTE) inString = true;
+		else if (b === OPEN) depth++;
+		else if (b === CLOSE && --depth === 0) return parseLine(bytes.toString("utf8", open, i + 1));
+	}
+	return undefined;
+}
+
 /** JSON.parse, or undefined for a malformed line (pi skips those). */
 export function parseLine(line: string): unknown {
 	try {

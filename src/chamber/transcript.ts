@@ -3,7 +3,7 @@
  * and live appends, so a row looks the same whether a client watched it arrive or loaded it later; its id
  * is the entry's id, which is what lets clients merge replays without duplicates.
  */
-import type { SessionEntry } from "@earendil-works/pi-coding-agent";
+import { estimateTokens, type SessionEntry } from "@earendil-works/pi-coding-agent";
 import { valueTooDeep } from "../extensions/protocol/depth.js";
 import { normalizeCard } from "./ui/cards.js";
 import { unwrapDescriptor } from "./ui/text.js";
@@ -40,8 +40,30 @@ function messageRow(entry: SessionEntry & { type: "message" }): TranscriptRow | 
 	const message = entry.message as unknown as Record<string, unknown>;
 	const timestamp = timeOf(entry, message.timestamp);
 	switch (message.role) {
-		case "user":
-			return { kind: "user", id: entry.id, text: cap(textOf(message.content)), timestamp };
+		case "user": {
+			const images = Array.isArray(message.content)
+				? (message.content as Part[]).filter((p) => p?.type === "image").length
+				: 0;
+			return {
+				kind: "user",
+				id: entry.id,
+				text: cap(textOf(message.content)),
+				...(images ? { images } : {}),
+				timestamp,
+			};
+		}
+		case "bashExecution":
+			return {
+				kind: "bash",
+				id: entry.id,
+				command: cap(String(message.command ?? "")),
+				output: cap(typeof message.output === "string" ? message.output : ""),
+				...(typeof message.exitCode === "number" ? { exitCode: message.exitCode } : {}),
+				cancelled: message.cancelled === true,
+				truncated: message.truncated === true,
+				excludeFromContext: message.excludeFromContext === true,
+				timestamp,
+			};
 		case "assistant": {
 			const parts = (Array.isArray(message.content) ? message.content : []) as Part[];
 			const thinking = parts
@@ -165,19 +187,31 @@ export function rowOf(entry: SessionEntry): TranscriptRow | undefined {
 			return { kind: "custom", id: entry.id, customType: entry.customType, content: entry.data };
 		}
 		case "compaction":
-			return { kind: "custom", id: entry.id, customType: "compaction", content: entry.summary };
+			return {
+				kind: "compaction",
+				id: entry.id,
+				summary: cap(String(entry.summary ?? "")),
+				tokensBefore: typeof entry.tokensBefore === "number" ? entry.tokensBefore : 0,
+				timestamp: timeOf(entry),
+			};
 		case "branch_summary":
-			return { kind: "custom", id: entry.id, customType: "branch_summary", content: entry.summary };
+			return {
+				kind: "branch_summary",
+				id: entry.id,
+				summary: cap(String(entry.summary ?? "")),
+				timestamp: timeOf(entry),
+			};
 		default:
 			return undefined;
 	}
 }
 
-export function rowsOf(entries: readonly SessionEntry[]): TranscriptRow[] {
+/** `branch`: the path from the root to the leaf (pi's getBranch()), which compaction rows read their "after" from. */
+export function rowsOf(branch: readonly SessionEntry[]): TranscriptRow[] {
 	const rows: TranscriptRow[] = [];
-	for (const entry of entries) {
+	for (const entry of branch) {
 		const row = rowOf(entry);
-		if (row) rows.push(row);
+		if (row) rows.push(row.kind === "compaction" ? withTokensAfter(row, entry, branch) : row);
 	}
 	return rows;
 }
@@ -186,6 +220,25 @@ export function rowsOf(entries: readonly SessionEntry[]): TranscriptRow[] {
 export interface RowPage {
 	rows: TranscriptRow[];
 	olderRows: number;
+}
+
+/**
+ * What a compaction left in context, by pi's estimate (`estimateTokens`, chars / 4): its summary and the entries it kept, from
+ * `firstKeptEntryId` up to the compaction. An estimate like pi's own until the next answer reports the real count.
+ */
+export function withTokensAfter(
+	row: Extract<TranscriptRow, { kind: "compaction" }>,
+	entry: SessionEntry,
+	branch: readonly SessionEntry[],
+): TranscriptRow {
+	if (entry.type !== "compaction") return row;
+	const end = branch.indexOf(entry);
+	const start = branch.findIndex((e) => e.id === entry.firstKeptEntryId);
+	let tokens = Math.ceil(String(entry.summary ?? "").length / 4);
+	if (start >= 0 && end > start) {
+		for (const kept of branch.slice(start, end)) if (kept.type === "message") tokens += estimateTokens(kept.message);
+	}
+	return { ...row, tokensAfter: tokens };
 }
 
 /**

@@ -40,6 +40,45 @@ export const Bodies = {
 	rename: Type.Object({ name: Type.String({ minLength: 1, maxLength: 256 }) }, closed),
 	archive: Type.Object({ archived: Type.Boolean() }, closed),
 	text: Type.Object({ text: Text }, closed),
+	/**
+	 * A prompt: its text, images as pi's image content (base64; the 1 MiB body bound holds them all) and project
+	 * files to attach as pi's `@file` arguments do (paths inside the session's directory).
+	 */
+	prompt: Type.Object(
+		{
+			text: Text,
+			images: Type.Optional(
+				Type.Array(
+					Type.Object(
+						{
+							type: Type.Literal("image"),
+							data: Type.String({ minLength: 1, maxLength: 1_000_000, pattern: "^[A-Za-z0-9+/]+=*$" }),
+							mimeType: Type.Union([
+								Type.Literal("image/png"),
+								Type.Literal("image/jpeg"),
+								Type.Literal("image/gif"),
+								Type.Literal("image/webp"),
+							]),
+						},
+						closed,
+					),
+					{ maxItems: 8 },
+				),
+			),
+			files: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), { maxItems: 32 })),
+		},
+		closed,
+	),
+	fork: Type.Object({ entryId: Type.String({ minLength: 1, maxLength: 64 }) }, closed),
+	tree: Type.Object(
+		{
+			entryId: Type.String({ minLength: 1, maxLength: 64 }),
+			/** pi's "Summarize the branch you leave" (a branch_summary entry at the target). */
+			summarize: Type.Optional(Type.Boolean()),
+			customInstructions: Type.Optional(Type.String({ maxLength: 2000 })),
+		},
+		closed,
+	),
 	command: Type.Object(
 		{ command: Type.String({ maxLength: 256 }), args: Type.Optional(Type.String({ maxLength: 2000 })) },
 		closed,
@@ -83,6 +122,7 @@ export const Bodies = {
 	),
 } as const;
 
+export type PromptBody = Static<typeof Bodies.prompt>;
 export type CreateSessionBody = Static<typeof Bodies.createSession>;
 export type DialogAnswer = Static<typeof Bodies.answer>;
 export type UiSettings = Static<typeof Bodies.uiSettings>;
@@ -113,7 +153,22 @@ export interface ToolCallView {
 }
 
 export type TranscriptRow =
-	| { kind: "user"; id: string; text: string; timestamp: number }
+	| { kind: "user"; id: string; text: string; images?: number; timestamp: number }
+	/** pi's user bash (`!cmd`; `!!cmd` is kept out of the model's context). */
+	| {
+			kind: "bash";
+			id: string;
+			command: string;
+			output: string;
+			exitCode?: number;
+			cancelled: boolean;
+			truncated: boolean;
+			excludeFromContext: boolean;
+			timestamp: number;
+	  }
+	/** tokensAfter: pi's estimate of the context the compaction leaves (summary + kept messages). */
+	| { kind: "compaction"; id: string; summary: string; tokensBefore: number; tokensAfter?: number; timestamp: number }
+	| { kind: "branch_summary"; id: string; summary: string; timestamp: number }
 	| {
 			kind: "assistant";
 			id: string;
@@ -174,8 +229,44 @@ export interface CommandView {
 	source: string;
 }
 
+/** What pi's footer shows: tokens and cost over the session's answers, and the context fill. */
+export interface SessionUsage {
+	input: number;
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+	/** Dollars, as pi-ai prices the model. */
+	cost: number;
+	/** null: not known (right after a compaction, until the next answer; or nothing answered yet). */
+	contextTokens: number | null;
+	/** 0 when the model does not say. */
+	contextWindow: number;
+}
+
+/** Messages pi holds for the running agent (steer: after the current tool calls; follow-up: after the run). */
+export interface QueueView {
+	steering: string[];
+	followUp: string[];
+}
+
+/** One entry of the session's tree (`/tree`), depth-first in file order. */
+export interface TreeNodeView {
+	id: string;
+	parentId: string | null;
+	depth: number;
+	/** user, assistant, tool_result, bash, compaction, branch_summary, custom, … */
+	kind: string;
+	text: string;
+	label?: string;
+	/** On the path from the root to the current leaf. */
+	active: boolean;
+	timestamp: string;
+}
+
 export interface SessionView {
 	session: SessionSummary;
+	usage: SessionUsage;
+	queue: QueueView;
 	rows: TranscriptRow[];
 	ui: UiState;
 	commands: CommandView[];
@@ -228,6 +319,14 @@ export interface EventPayloads {
 	"session.info": { session: SessionSummary };
 	"session.model": { model?: string; thinkingLevel: string };
 	"session.commands": { commands: CommandView[] };
+	"session.usage": SessionUsage;
+	"session.queue": QueueView;
+	/** The session moved to another entry of its tree (`/tree`): its rows changed, fetch the view again. */
+	"session.branch": { leafId: string | null };
+	/** A user bash command (`!cmd`) runs; its row arrives when it is recorded (after the run if the agent streams). */
+	"bash.start": { bashId: string; command: string; excludeFromContext: boolean };
+	"bash.update": { bashId: string; text: string };
+	"bash.end": { bashId: string; exitCode?: number; cancelled: boolean };
 	/** An extension moved this chamber session to another pi session (new, fork, switch): follow `id`. */
 	"session.replaced": { id: string };
 	"sessions.changed": {

@@ -240,10 +240,15 @@ describe("pier serve over HTTP", () => {
 		);
 		assert.equal((await prompt("/compact keep it short")).status, 202);
 		const compaction = await stream.waitFor(
-			(e) => e.event === "transcript.row" && (e.payload.row as { customType?: string }).customType === "compaction",
+			(e) => e.event === "transcript.row" && (e.payload.row as { kind?: string }).kind === "compaction",
 			"the compaction summary",
 		);
-		assert.ok(String((compaction.payload.row as { content: unknown }).content).length > 0);
+		const summary = compaction.payload.row as { summary: string; tokensBefore: number; tokensAfter?: number };
+		assert.ok(summary.summary.length > 0);
+		// The row says what the compaction freed: pi's tokensBefore, and its estimate of what it left.
+		assert.ok(summary.tokensBefore > 0, JSON.stringify(summary));
+		assert.ok(summary.tokensAfter !== undefined && summary.tokensAfter > 0, JSON.stringify(summary));
+		assert.ok(summary.tokensAfter <= summary.tokensBefore + Math.ceil(summary.summary.length / 4));
 
 		assert.equal((await prompt("/new")).status, 202);
 		const moved = await stream.waitFor((e) => e.event === "session.replaced", "/new moves to a fresh session");

@@ -12,11 +12,13 @@ import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { viewOfFile } from "../../src/chamber/session-file.js";
 import { entryFacts, pageOf, rowsOf, summaryOf } from "../../src/chamber/transcript.js";
 import { SessionUi } from "../../src/chamber/ui/session-ui.js";
+import { assistantUsages, usageOf } from "../../src/chamber/usage.js";
 
 const root = mkdtempSync(join(tmpdir(), "pier-session-file-"));
 after(() => rmSync(root, { recursive: true, force: true }));
 
 const user = (text: string) => ({ role: "user" as const, content: text, timestamp: Date.now() });
+let answers = 0;
 const assistant = (text: string) => ({
 	role: "assistant" as const,
 	content: [{ type: "text" as const, text }],
@@ -24,7 +26,7 @@ const assistant = (text: string) => ({
 	provider: "test",
 	model: "m",
 	usage: {
-		input: 1,
+		input: 10 + answers++,
 		output: 1,
 		cacheRead: 0,
 		cacheWrite: 0,
@@ -79,6 +81,7 @@ function reference(file: string, page: { limit?: number; before?: string }) {
 			streaming: false,
 		}),
 		ui: ui.view(),
+		usage: usageOf(assistantUsages(entries)),
 	};
 }
 
@@ -90,6 +93,7 @@ function assertSameAsPi(file: string, page: { limit?: number; before?: string })
 	assert.equal(view.olderRows, expected.olderRows);
 	assert.deepEqual(view.session, expected.session);
 	assert.deepEqual(view.ui, expected.ui);
+	assert.deepEqual(view.usage, expected.usage);
 }
 
 describe("a session file read for its view", () => {

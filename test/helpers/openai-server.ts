@@ -2,7 +2,8 @@
  * A local HTTP server that speaks the OpenAI chat-completions wire format,
  * streaming SSE chunks, so pi's real openai-completions provider can be tested
  * without the network. Its policy: call the `weather` tool on the first turn,
- * then answer quoting the tool result.
+ * then answer quoting the tool result; with `reply: "text"`, answer every request with plain text. With
+ * `usage`, the last chunk reports it (as OpenAI does for `stream_options.include_usage`).
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -42,7 +43,14 @@ function textOf(content: unknown): string {
 	return "";
 }
 
-export async function startFakeOpenAI(): Promise<FakeOpenAI> {
+export interface FakeOpenAIOptions {
+	reply?: "weather" | "text";
+	/** How long to hold a text answer after its first chunk (a run to steer while it streams); 0 by default. */
+	delayMs?: (body: ChatRequest["body"]) => number;
+	usage?: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens?: number } };
+}
+
+export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
 	const requests: ChatRequest[] = [];
 	const server: Server = createServer((req, res) => {
 		let raw = "";
@@ -50,7 +58,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
 		req.on("data", (d: string) => {
 			raw += d;
 		});
-		req.on("end", () => {
+		req.on("end", async () => {
 			if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
 				res.writeHead(404, { "content-type": "application/json" });
 				res.end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
@@ -60,7 +68,13 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
 			requests.push({ headers: req.headers, body });
 			res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
 			const toolMessage = body.messages.find((m) => m.role === "tool");
-			if (toolMessage) {
+			if (options.reply === "text") {
+				res.write(chunk(body.model, { role: "assistant", content: "A plain answer" }));
+				const delay = options.delayMs?.(body) ?? 0;
+				if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+				res.write(chunk(body.model, { content: " from the local server." }));
+				res.write(chunk(body.model, {}, "stop"));
+			} else if (toolMessage) {
 				const answer = `The forecast tool reported: ${textOf(toolMessage.content)}`;
 				for (const piece of answer.match(/.{1,12}/gsu) ?? []) res.write(chunk(body.model, { content: piece }));
 				res.write(chunk(body.model, {}, "stop"));
@@ -76,6 +90,15 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
 				);
 				res.write(chunk(body.model, { tool_calls: [{ index: 0, function: { arguments: args.slice(5) } }] }));
 				res.write(chunk(body.model, {}, "tool_calls"));
+			}
+			if (options.usage) {
+				const last = {
+					id: "chatcmpl-local",
+					object: "chat.completion.chunk",
+					created: 1_700_000_000,
+					model: body.model,
+				};
+				res.write(`data: ${JSON.stringify({ ...last, choices: [], usage: options.usage })}\n\n`);
 			}
 			res.write("data: [DONE]\n\n");
 			res.end();

@@ -5,12 +5,17 @@
 import type {
 	DialogAnswer,
 	ModelView,
+	PromptBody,
+	QueueView,
 	SessionSummary,
 	SessionView,
 	TranscriptRow,
+	TreeNodeView,
 	TrustView,
 	UiSettings,
 } from "./types.js";
+
+export type ImageAttachment = NonNullable<PromptBody["images"]>[number];
 
 export class ApiError extends Error {
 	constructor(
@@ -147,7 +152,26 @@ export const api = {
 	renameSession: (id: string, name: string) => request<{ session: SessionSummary }>("PATCH", session(id), { name }),
 	deleteSession: (id: string) => request<{ ok: true; undoUntil?: number }>("DELETE", session(id)),
 
-	prompt: (id: string, text: string) => request<{ ok: true }>("POST", `${session(id)}/prompt`, { text }),
+	/** `files`: project paths picked with `@`; `images`: pasted, dropped or picked (pi's image content). */
+	prompt: (id: string, text: string, extra: { files?: string[]; images?: ImageAttachment[] } = {}) =>
+		request<{ ok: true }>("POST", `${session(id)}/prompt`, {
+			text,
+			...(extra.files?.length ? { files: extra.files } : {}),
+			...(extra.images?.length ? { images: extra.images } : {}),
+		}),
+	files: (id: string, q: string) => request<{ files: string[] }>("GET", `${session(id)}/files?q=${enc(q)}`),
+	tree: (id: string) => request<{ nodes: TreeNodeView[] }>("GET", `${session(id)}/tree`),
+	navigateTree: (id: string, entryId: string, summarize: boolean) =>
+		request<{ ok: true }>("POST", `${session(id)}/tree`, { entryId, ...(summarize ? { summarize } : {}) }),
+	fork: (id: string, entryId: string) => request<{ id: string }>("POST", `${session(id)}/fork`, { entryId }),
+	clearQueue: (id: string) => request<QueueView>("DELETE", `${session(id)}/queue`),
+	/** pi's HTML export as a file the browser saves (fetched with the browser key, then handed over as a blob). */
+	exportHtml: async (id: string): Promise<{ name: string; blob: Blob }> => {
+		const res = await fetch(`${session(id)}/export`, { credentials: "same-origin", headers: authHeaders() });
+		if (!res.ok) throw new ApiError(res.status, `http_${res.status}`, `export failed: ${res.status} ${res.statusText}`);
+		const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? "session.html";
+		return { name, blob: await res.blob() };
+	},
 	steer: (id: string, text: string) => request<{ ok: true }>("POST", `${session(id)}/steer`, { text }),
 	followUp: (id: string, text: string) => request<{ ok: true }>("POST", `${session(id)}/follow-up`, { text }),
 	abort: (id: string) => request<{ ok: true }>("POST", `${session(id)}/abort`, {}),

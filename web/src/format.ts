@@ -44,3 +44,12 @@ export function basename(path: string): string {
 	const parts = path.split(/[\\/]/).filter(Boolean);
 	return parts[parts.length - 1] ?? path;
 }
+
+/** pi's footer's token counts: 999, 1.2k, 35k, 1.5M. */
+export function formatTokens(count: number): string {
+	if (count < 1000) return count.toString();
+	if (count < 10_000) return `${(count / 1000).toFixed(1)}k`;
+	if (count < 1_000_000) return `${Math.round(count / 1000)}k`;
+	if (count < 10_000_000) return `${(count / 1_000_000).toFixed(1)}M`;
+	return `${Math.round(count / 1_000_000)}M`;
+}

@@ -21,11 +21,22 @@ export interface LiveTool {
 	isError: boolean;
 }
 
+/** A user bash command (`!cmd`) running or done but not yet recorded as a row. */
+export interface LiveBash {
+	bashId: string;
+	command: string;
+	excludeFromContext: boolean;
+	output: string;
+	ended: boolean;
+	exitCode?: number;
+}
+
 export interface SessionState {
 	view: SessionView;
 	lastSeq: number;
 	drafts: Draft[];
 	tools: LiveTool[];
+	bash: LiveBash[];
 	/** Bumped when an extension replaces the composer text, so the composer adopts it even if it is unchanged. */
 	editorRevision: number;
 }
@@ -39,7 +50,7 @@ export type SessionAction =
 	| { type: "older"; rows: TranscriptRow[]; olderRows: number };
 
 export function initSessionState(view: SessionView): SessionState {
-	return { view, lastSeq: view.seq, drafts: [], tools: [], editorRevision: 0 };
+	return { view, lastSeq: view.seq, drafts: [], tools: [], bash: [], editorRevision: 0 };
 }
 
 export function reduceSession(state: SessionState, action: SessionAction): SessionState {
@@ -98,6 +109,31 @@ export function applyEvent(state: SessionState, env: AnyEnvelope): SessionState 
 		case "session.replaced":
 			// The screen follows the new session; this one's state stays as it was.
 			return next;
+		case "session.usage":
+			next.view = { ...view, usage: env.payload };
+			return next;
+		case "session.queue":
+			next.view = { ...view, queue: env.payload };
+			return next;
+		// The stream refetches the view (its rows changed wholesale).
+		case "session.branch":
+			return next;
+		case "bash.start": {
+			const { bashId, command, excludeFromContext } = env.payload;
+			const run: LiveBash = { bashId, command, excludeFromContext, output: "", ended: false };
+			next.bash = upsert(next.bash, run, (b) => b.bashId === bashId);
+			return next;
+		}
+		case "bash.update":
+			next.bash = next.bash.map((b) => (b.bashId === env.payload.bashId ? { ...b, output: env.payload.text } : b));
+			return next;
+		case "bash.end": {
+			const { bashId, exitCode } = env.payload;
+			next.bash = next.bash.map((b) =>
+				b.bashId === bashId ? { ...b, ended: true, ...(exitCode !== undefined ? { exitCode } : {}) } : b,
+			);
+			return next;
+		}
 		case "message.start":
 			if (!next.drafts.some((d) => d.draftId === env.payload.draftId)) {
 				next.drafts = [...next.drafts, { draftId: env.payload.draftId, text: "", thinking: "", ended: false }];
@@ -143,6 +179,11 @@ export function applyEvent(state: SessionState, env: AnyEnvelope): SessionState 
 			next.view = { ...view, rows: upsertRow(view.rows, row) };
 			if (draftId !== undefined) next.drafts = next.drafts.filter((d) => d.draftId !== draftId);
 			if (row.kind === "tool_result") next.tools = next.tools.filter((t) => t.toolCallId !== row.toolCallId);
+			// The recorded row takes over from the oldest live run of that command.
+			if (row.kind === "bash") {
+				const i = next.bash.findIndex((b) => b.command === row.command);
+				if (i >= 0) next.bash = next.bash.filter((_, j) => j !== i);
+			}
 			return next;
 		}
 		case "extension.ui": {

@@ -21,6 +21,12 @@ const EVENT_NAMES = Object.keys({
 	"session.info": true,
 	"session.model": true,
 	"session.commands": true,
+	"session.usage": true,
+	"session.queue": true,
+	"session.branch": true,
+	"bash.start": true,
+	"bash.update": true,
+	"bash.end": true,
 	"sessions.changed": true,
 	"agent.start": true,
 	"agent.end": true,
@@ -210,6 +216,8 @@ export class EventStream {
 		}
 		this.lastSeq = env.seq;
 		this.opts.onEvent(env);
+		// A move in the session tree (/tree) changes the rows wholesale: fetch the view again, as after a gap.
+		if (env.event === "session.branch") this.resync();
 	}
 
 	private resync(): void {

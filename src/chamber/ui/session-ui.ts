@@ -158,6 +158,12 @@ export class SessionUi {
 
 	// ---- the browser's side ----------------------------------------------------------------------
 
+	/** The chamber puts text in the composer (a fork's or a tree jump's message, as pi's editor gets it). */
+	replaceEditorText(text: string): void {
+		this.editorText = text.slice(0, SESSION_UI_LIMITS.editorTextChars);
+		this.publish("extension.editor", { text: this.editorText });
+	}
+
 	setDraft(text: string): void {
 		this.editorText = text;
 	}

@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { api, describeError } from "../api.js";
 import { EventStream, type StreamStatus } from "../stream.js";
+import { onOpenSessionRequest } from "../habit-events.js";
 import type { CommandTrigger, EventPayloads, SessionSummary } from "../types.js";
 import { Grants } from "./Grants.js";
 import { Providers } from "./Providers.js";
@@ -54,6 +55,9 @@ export function Chamber({ onSignOut, onUnauthorized }: Props) {
 		else url.searchParams.delete("s");
 		history.replaceState(null, "", url.pathname + url.search);
 	}, []);
+
+	// `/resume` in a session's composer picks another session.
+	useEffect(() => onOpenSessionRequest(select), [select]);
 
 	const refresh = useCallback(async () => {
 		try {

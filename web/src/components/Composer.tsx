@@ -2,18 +2,31 @@
  * The message box. Enter sends (Shift+Enter is a newline); while the agent runs, Enter steers, Alt+Enter
  * queues a follow-up and Escape aborts. The draft is mirrored to the daemon (debounced) so extensions reading
  * `ctx.ui.getEditorText()` see what is being typed, and an extension's `setEditorText` replaces it here.
+ * pi's habits live here too: ↑/↓ history, `@` file completion, images by paste, drop or picker, `!bash` (the
+ * daemon runs it), and the chamber's page commands (/tree, /fork, /resume, /export, /copy, /session, /hotkeys).
  */
-import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { ApiError, api, describeError } from "../api.js";
-import type { CommandView } from "../types.js";
+import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { ApiError, api, describeError, type ImageAttachment } from "../api.js";
+import { onForkRequest, requestOpenSession } from "../habit-events.js";
+import { rememberSent, usePromptHistory } from "../history.js";
+import { isImage, toAttachment } from "../images.js";
+import { fileQueryAt, runPageCommand } from "../page-commands.js";
+import type { CommandView, SessionView } from "../types.js";
 import { CommandSuggestions, filterCommands } from "./CommandSuggestions.js";
+import { FileSuggestions, ImageStrip, QueuedMessages } from "./ComposerExtras.js";
+import { type HabitDialog, HabitDialogs } from "./HabitDialogs.js";
+import { Icon } from "./Icon.js";
+import { useToast } from "./Toasts.js";
 
 type Mode = "prompt" | "steer" | "follow-up";
 
 const EDITOR_SYNC_MS = 400;
+const FILE_QUERY_MS = 120;
 
 interface ComposerProps {
 	sessionId: string;
+	/** The session as reduced: history, the last answer, the queue, the tree's and fork's inputs. */
+	view: SessionView;
 	streaming: boolean;
 	commands: CommandView[];
 	editorText: string;
@@ -25,6 +38,7 @@ interface ComposerProps {
 
 export function Composer({
 	sessionId,
+	view,
 	streaming,
 	commands,
 	editorText,
@@ -41,6 +55,18 @@ export function Composer({
 	const ownRef = useRef<HTMLTextAreaElement | null>(null);
 	const box = inputRef ?? ownRef;
 	const synced = useRef<string | undefined>(editorText);
+	const toast = useToast();
+	const history = usePromptHistory(sessionId, view.rows);
+	const [images, setImages] = useState<ImageAttachment[]>([]);
+	/** Paths picked from the `@` list: sent as pi's @file attachments while `@path` is still in the text. */
+	const [picked, setPicked] = useState<string[]>([]);
+	const [caret, setCaret] = useState(0);
+	const [files, setFiles] = useState<string[]>([]);
+	const [dialog, setDialog] = useState<HabitDialog | undefined>();
+	const fileInput = useRef<HTMLInputElement | null>(null);
+
+	useEffect(() => onForkRequest((entryId) => setDialog({ kind: "fork", entryId })), []);
+	const onDialogError = useCallback((message: string) => toast(message, "error"), [toast]);
 
 	// An extension replaced the text (or a snapshot arrived): adopt it and do not echo it back.
 	const seenRevision = useRef(editorRevision);
@@ -67,7 +93,60 @@ export function Composer({
 	const suggestions = useMemo(() => (query === undefined ? [] : filterCommands(commands, query)), [commands, query]);
 	const showSuggestions = focused && query !== undefined && suggestions.length > 0 && dismissedFor !== text;
 
-	useEffect(() => setHighlight(-1), [query]);
+	const fileQuery = query === undefined ? fileQueryAt(text, caret) : undefined;
+	const fileQ = fileQuery?.query;
+	useEffect(() => {
+		if (fileQ === undefined) {
+			setFiles([]);
+			return;
+		}
+		let live = true;
+		const timer = setTimeout(() => {
+			api.files(sessionId, fileQ).then(
+				(r) => live && setFiles(r.files),
+				() => live && setFiles([]),
+			);
+		}, FILE_QUERY_MS);
+		return () => {
+			live = false;
+			clearTimeout(timer);
+		};
+	}, [fileQ, sessionId]);
+	const showFiles = focused && fileQuery !== undefined && files.length > 0 && dismissedFor !== text;
+
+	useEffect(() => setHighlight(-1), [query, fileQ]);
+
+	const pickFile = (path: string) => {
+		if (!fileQuery) return;
+		const before = text.slice(0, fileQuery.start);
+		const after = text.slice(caret);
+		// A directory keeps completing inside it; a file ends the token.
+		const inserted = path.endsWith("/") ? `@${path}` : `@${path} `;
+		const next = `${before}${inserted}${after}`;
+		setText(next);
+		if (!path.endsWith("/")) setPicked((list) => (list.includes(path) ? list : [...list, path]));
+		const at = before.length + inserted.length;
+		setCaret(at);
+		setHighlight(-1);
+		requestAnimationFrame(() => {
+			box.current?.focus();
+			box.current?.setSelectionRange(at, at);
+		});
+	};
+
+	const addImages = async (list: Iterable<File>) => {
+		for (const file of list) {
+			try {
+				const image = await toAttachment(file);
+				setImages((all) => [...all, image]);
+			} catch (err) {
+				setError(describeError(err));
+			}
+		}
+	};
+
+	const pageCommand = (message: string) =>
+		runPageCommand(message, { sessionId, rows: view.rows, openDialog: setDialog, toast });
 
 	const complete = (name: string) => {
 		setText(`/${name} `);
@@ -77,14 +156,26 @@ export function Composer({
 
 	const submit = async (mode: Mode) => {
 		const message = text;
-		if (!message.trim() || sending) return;
+		if ((!message.trim() && images.length === 0) || sending) return;
 		setSending(true);
 		setError(undefined);
 		try {
-			if (mode === "prompt") await api.prompt(sessionId, message);
+			history.reset();
+			if (await pageCommand(message)) {
+				rememberSent(sessionId, message);
+				setText("");
+				return;
+			}
+			const attached = picked.filter((p) => message.includes(`@${p}`));
+			// `!bash` runs while the agent streams too (pi records it after the run), so it always goes as a prompt.
+			if (mode === "prompt" || message.startsWith("!"))
+				await api.prompt(sessionId, message, { files: attached, images });
 			else if (mode === "steer") await api.steer(sessionId, message);
 			else await api.followUp(sessionId, message);
+			rememberSent(sessionId, message);
 			setText("");
+			setImages([]);
+			setPicked([]);
 		} catch (err) {
 			setError(
 				err instanceof ApiError && err.code === "busy"
@@ -105,29 +196,37 @@ export function Composer({
 		}
 	};
 
+	/** ↑/↓ move through an open list, Tab (or Enter on a highlighted entry) picks, Escape closes: true if handled. */
+	const listKeys = (e: KeyboardEvent, count: number, pick: (index: number) => void): boolean => {
+		if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+			e.preventDefault();
+			setHighlight((h) => (e.key === "ArrowDown" ? (h + 1) % count : h <= 0 ? count - 1 : h - 1));
+			return true;
+		}
+		if ((e.key === "Tab" && !e.shiftKey) || (e.key === "Enter" && !e.shiftKey && highlight >= 0)) {
+			e.preventDefault();
+			pick(Math.max(0, highlight));
+			return true;
+		}
+		if (e.key === "Escape") {
+			e.preventDefault();
+			setDismissedFor(text);
+			return true;
+		}
+		return false;
+	};
+
 	const onKeyDown = (e: KeyboardEvent) => {
-		if (showSuggestions) {
-			if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+		if (showFiles && listKeys(e, files.length, (i) => files[i] && pickFile(files[i]))) return;
+		if (showSuggestions && listKeys(e, suggestions.length, (i) => suggestions[i] && complete(suggestions[i].name)))
+			return;
+		if ((e.key === "ArrowUp" || e.key === "ArrowDown") && !e.altKey && !showFiles && !showSuggestions) {
+			const el = e.currentTarget as HTMLTextAreaElement;
+			const recalled = history.step(e.key === "ArrowUp" ? "older" : "newer", text, el.selectionStart ?? 0);
+			if (recalled !== undefined) {
 				e.preventDefault();
-				const n = suggestions.length;
-				setHighlight((h) => (e.key === "ArrowDown" ? (h + 1) % n : h <= 0 ? n - 1 : h - 1));
-				return;
-			}
-			if (e.key === "Tab" && !e.shiftKey) {
-				e.preventDefault();
-				const pick = suggestions[Math.max(0, highlight)];
-				if (pick) complete(pick.name);
-				return;
-			}
-			if (e.key === "Enter" && !e.shiftKey && highlight >= 0) {
-				e.preventDefault();
-				const pick = suggestions[highlight];
-				if (pick) complete(pick.name);
-				return;
-			}
-			if (e.key === "Escape") {
-				e.preventDefault();
-				setDismissedFor(text);
+				setText(recalled);
+				requestAnimationFrame(() => box.current?.setSelectionRange(recalled.length, recalled.length));
 				return;
 			}
 		}
@@ -143,7 +242,45 @@ export function Composer({
 	};
 
 	return (
-		<div class="composer">
+		// biome-ignore lint/a11y/noStaticElementInteractions: a drop target for images; the picker button is the accessible way
+		<div
+			class="composer"
+			onDragOver={(e) => {
+				if ([...(e.dataTransfer?.items ?? [])].some((i) => i.kind === "file")) e.preventDefault();
+			}}
+			onDrop={(e) => {
+				const dropped = [...(e.dataTransfer?.files ?? [])].filter(isImage);
+				if (dropped.length === 0) return;
+				e.preventDefault();
+				void addImages(dropped);
+			}}
+		>
+			{dialog && (
+				<HabitDialogs
+					dialog={dialog}
+					view={view}
+					onClose={() => {
+						setDialog(undefined);
+						box.current?.focus();
+					}}
+					onOpenSession={requestOpenSession}
+					onError={onDialogError}
+				/>
+			)}
+			<QueuedMessages
+				queue={view.queue}
+				onCancel={() => {
+					api.clearQueue(sessionId).then(
+						(taken) => {
+							const back = [...taken.steering, ...taken.followUp].join("\n\n");
+							if (back) setText((t) => (t ? `${back}\n\n${t}` : back));
+						},
+						(err) => setError(describeError(err)),
+					);
+				}}
+			/>
+			<ImageStrip images={images} onRemove={(i) => setImages((all) => all.filter((_, j) => j !== i))} />
+			{showFiles && <FileSuggestions files={files} highlight={highlight} onPick={pickFile} />}
 			{showSuggestions && (
 				<CommandSuggestions
 					commands={suggestions}
@@ -161,18 +298,54 @@ export function Composer({
 					data-testid="composer"
 					rows={Math.min(8, Math.max(2, text.split("\n").length))}
 					value={text}
-					placeholder={streaming ? "Steer the agent, or queue a follow-up…" : "Message, or / for commands"}
+					placeholder={
+						streaming ? "Steer the agent, or queue a follow-up…" : "Message, / for commands, @ for files, ! for bash"
+					}
+					class={text.startsWith("!") ? "bash-mode" : undefined}
 					aria-label="Message"
 					aria-autocomplete="list"
 					onInput={(e) => {
 						setText(e.currentTarget.value);
+						setCaret(e.currentTarget.selectionStart ?? e.currentTarget.value.length);
 						setError(undefined);
+						history.reset();
+					}}
+					onKeyUp={(e) => setCaret(e.currentTarget.selectionStart ?? 0)}
+					onClick={(e) => setCaret(e.currentTarget.selectionStart ?? 0)}
+					onPaste={(e) => {
+						const pasted = [...(e.clipboardData?.files ?? [])].filter(isImage);
+						if (pasted.length === 0) return;
+						e.preventDefault();
+						void addImages(pasted);
 					}}
 					onKeyDown={onKeyDown}
 					onFocus={() => setFocused(true)}
 					onBlur={() => setFocused(false)}
 				/>
 				<div class="composer-buttons">
+					<input
+						ref={fileInput}
+						type="file"
+						accept="image/png,image/jpeg,image/gif,image/webp"
+						multiple
+						hidden
+						data-testid="image-input"
+						onChange={(e) => {
+							const chosen = [...(e.currentTarget.files ?? [])];
+							e.currentTarget.value = "";
+							void addImages(chosen);
+						}}
+					/>
+					<button
+						type="button"
+						class="icon-button attach-image"
+						data-testid="attach-image"
+						title="Attach an image (or paste / drop one)"
+						aria-label="Attach an image"
+						onClick={() => fileInput.current?.click()}
+					>
+						<Icon name="plus" />
+					</button>
 					{streaming ? (
 						<>
 							<button
@@ -209,7 +382,7 @@ export function Composer({
 							type="button"
 							class="primary"
 							data-testid="send"
-							disabled={sending || !text.trim()}
+							disabled={sending || (!text.trim() && images.length === 0)}
 							onClick={() => void submit("prompt")}
 						>
 							Send

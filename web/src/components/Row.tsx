@@ -1,9 +1,11 @@
 /** One persisted transcript row, by kind. */
-import { showJson } from "../format.js";
+import { formatTokens, showJson } from "../format.js";
 import type { LiveTool } from "../state.js";
 import type { TranscriptRow } from "../types.js";
 import type { RunCommand } from "./ActionButton.js";
+import { BashView } from "./BashRow.js";
 import { Card } from "./Card.js";
+import { requestFork } from "../habit-events.js";
 import { Markdown } from "./Markdown.js";
 import { ThinkingBlock, ToolCall } from "./ToolCall.js";
 import { visible, visibleText } from "../visible.js";
@@ -33,6 +35,57 @@ export function Row({ row, live, results, onCommand, marker, onReveal, appOpen }
 			return (
 				<div class={"row row-user"} {...common}>
 					<Markdown text={row.text} class="bubble" />
+					<div class="row-actions">
+						{row.images ? (
+							<span class="muted" data-testid="user-images">
+								{row.images === 1 ? "1 image" : `${row.images} images`}
+							</span>
+						) : null}
+						<button
+							type="button"
+							class="link-button"
+							data-testid="fork-here"
+							title="Start a new session with the history before this message (pi's /fork)"
+							onClick={() => requestFork(row.id)}
+						>
+							Fork
+						</button>
+					</div>
+				</div>
+			);
+		case "bash":
+			return (
+				<BashView
+					rowId={row.id}
+					command={row.command}
+					output={row.output}
+					excludeFromContext={row.excludeFromContext}
+					running={false}
+					exitCode={row.exitCode}
+					cancelled={row.cancelled}
+					truncated={row.truncated}
+				/>
+			);
+		case "compaction":
+		case "branch_summary":
+			return (
+				<div class="row row-compaction" {...common}>
+					<details class="compaction">
+						<summary>
+							{row.kind === "compaction" ? (
+								<>
+									Compacted: <span data-testid="tokens-before">{formatTokens(row.tokensBefore)}</span> →{" "}
+									<span data-testid="tokens-after">
+										{row.tokensAfter === undefined ? "?" : `~${formatTokens(row.tokensAfter)}`}
+									</span>{" "}
+									tokens
+								</>
+							) : (
+								"Summary of the branch left behind"
+							)}
+						</summary>
+						<Markdown text={row.summary} class="compaction-summary" />
+					</details>
 				</div>
 			);
 		case "assistant":
@@ -138,6 +191,11 @@ export function Row({ row, live, results, onCommand, marker, onReveal, appOpen }
 					<pre>{visibleText(row.message)}</pre>
 				</div>
 			);
+		default: {
+			// Every row kind is drawn: a kind added to the wire without a case here fails to compile.
+			const unknown: never = row;
+			return unknown;
+		}
 	}
 }
 

@@ -20,6 +20,7 @@ import { type Reveal, SidePane } from "./SidePane.js";
 import { useToast } from "./Toasts.js";
 import { TriggerBar, TriggerSettings, newTriggerId } from "./Triggers.js";
 import { Transcript } from "./Transcript.js";
+import { UsageFooter } from "./UsageFooter.js";
 
 export interface SessionHeader {
 	id: string;
@@ -238,6 +239,7 @@ function LiveSession({
 					/>
 					<Composer
 						sessionId={sessionId}
+						view={view}
 						streaming={view.streaming}
 						commands={view.commands}
 						editorText={view.ui.editorText ?? ""}
@@ -258,6 +260,7 @@ function LiveSession({
 							onChanged={(thinkingLevel) => dispatch({ type: "model", thinkingLevel })}
 						/>
 						<StatusBar statuses={view.ui.statuses} />
+						<UsageFooter usage={view.usage} />
 						<ExtensionsPanel sessionId={sessionId} />
 					</div>
 					<Widgets widgets={view.ui.widgets} placement="belowEditor" />

@@ -6,6 +6,7 @@ import { useLayoutEffect, useMemo, useRef } from "preact/hooks";
 import type { Draft, LiveTool, SessionState } from "../state.js";
 import type { TranscriptRow } from "../types.js";
 import type { RunCommand } from "./ActionButton.js";
+import { LiveBashView } from "./BashRow.js";
 import { type PanelMarker, Row } from "./Row.js";
 import type { Reveal } from "./SidePane.js";
 import { DraftView, ToolCall } from "./ToolCall.js";
@@ -108,6 +109,9 @@ export function Transcript({ state, onCommand, onShowEarlier, onReveal }: Transc
 			))}
 			{state.drafts.map((draft: Draft) => (
 				<DraftView key={draft.draftId} draft={draft} />
+			))}
+			{state.bash.map((run) => (
+				<LiveBashView key={run.bashId} run={run} />
 			))}
 		</div>
 	);
