@@ -6,19 +6,9 @@
  * a short backoff (at once, then 1, 2, 4 … up to 50 ms). The agent's abort becomes the plugin's `cancel`;
  * `destroy` runs exactly once whatever happened, after the waker (if any) is unregistered.
  */
-import {
-	callback,
-	HOST_FREE,
-	hostString,
-	koffi,
-	type RawString,
-	ref,
-	StepTag,
-	ToolPartialCb,
-	ToolWakeCb,
-} from "./abi.js";
-import { takeString } from "./loader.js";
+import { StepTag } from "./abi.js";
 import type { NativeTool } from "./registry.js";
+import { type Address, rawCallback, ToolPartialRaw, ToolWakeRaw } from "./tool-ffi.js";
 
 /** rpi's key for the host context in a tool's params (native-abi.md §3.3). */
 export const HOST_CONTEXT_KEY = "__rpi";
@@ -33,10 +23,20 @@ export interface ToolResultJson {
 export interface ToolCallOptions {
 	callId: string;
 	params: unknown;
-	host: { cwd?: string; sessionId?: string };
+	host: { cwd?: string | undefined; sessionId?: string | undefined };
 	/** Asked for only once a step is pending: an immediate tool never pays for an AbortSignal. */
 	signal: () => AbortSignal | undefined;
 	onUpdate: (partial: ToolResultJson) => void;
+}
+
+/** One call in flight, found by its key from the partial and wake callbacks. */
+interface Call {
+	tool: NativeTool;
+	onUpdate: (partial: ToolResultJson) => void;
+	/** The waker fired since the last poll. */
+	woken: boolean;
+	/** Resolves the wait for a wake, while one is waited for. */
+	waiter: (() => void) | undefined;
 }
 
 /**
@@ -44,18 +44,25 @@ export interface ToolCallOptions {
  * pointer value the plugin hands back, never dereferenced), so a call allocates no native memory for it.
  */
 let nextKey = 1;
-const calls = new Map<number, { tool: NativeTool; onUpdate: (p: ToolResultJson) => void; wake: () => void }>();
-let partialCb: unknown;
-let wakeCb: unknown;
+const calls = new Map<number, Call>();
+let partialCb: Address | undefined;
+let wakeCb: Address | undefined;
 
-function callbacks(): { partial: unknown; wake: unknown } {
-	partialCb ??= callback((partial: RawString, userData: unknown) => {
-		const call = calls.get(Number(koffi.address(userData)));
-		// A partial is plugin memory: reclaimed with the tool's own deallocator, never the host's.
-		const text = takeString(partial, call?.tool.free);
-		if (call && text !== "") call.onUpdate(parseResult(text));
-	}, ToolPartialCb);
-	wakeCb ??= callback((data: unknown) => calls.get(Number(koffi.address(data)))?.wake(), ToolWakeCb);
+function callbacks(): { partial: Address; wake: Address } {
+	partialCb ??= rawCallback((ptr: Address, len: number, key: number) => {
+		const call = calls.get(key);
+		// A partial is plugin memory: reclaimed with the tool's own deallocator, never the host's (leaked when
+		// the key names no call: nothing says whose it is).
+		if (!call) return;
+		const text = call.tool.fns.takeRaw(ptr, Number(len));
+		if (text !== "") call.onUpdate(parseResult(text));
+	}, ToolPartialRaw);
+	wakeCb ??= rawCallback((key: number) => {
+		const call = calls.get(key);
+		if (!call) return;
+		call.woken = true;
+		call.waiter?.();
+	}, ToolWakeRaw);
 	return { partial: partialCb, wake: wakeCb };
 }
 
@@ -86,76 +93,129 @@ export function parseResult(text: string): ToolResultJson {
 	};
 }
 
-/** The params the plugin sees: the model's, with pier's host context under `__rpi` (overriding the model's). */
-export function paramsWithHost(params: unknown, host: ToolCallOptions["host"]): string {
-	const base = params !== null && typeof params === "object" && !Array.isArray(params) ? params : {};
-	const context = {
-		...(host.cwd !== undefined ? { cwd: host.cwd } : {}),
-		...(host.sessionId !== undefined ? { sessionId: host.sessionId } : {}),
-	};
-	return JSON.stringify({ ...base, [HOST_CONTEXT_KEY]: context });
+/** The last host context's JSON, by its cwd and session id (the same for every call of a session). */
+let contextFor: { cwd: string | undefined; sessionId: string | undefined; json: string } | undefined;
+
+function contextJson(host: ToolCallOptions["host"]): string {
+	const last = contextFor;
+	if (last !== undefined && last.cwd === host.cwd && last.sessionId === host.sessionId) return last.json;
+	const json = JSON.stringify({ cwd: host.cwd, sessionId: host.sessionId });
+	contextFor = { cwd: host.cwd, sessionId: host.sessionId, json };
+	return json;
 }
 
-export async function runTool(tool: NativeTool, options: ToolCallOptions): Promise<ToolResultJson> {
+/**
+ * The params the plugin sees: the model's, with pier's host context under `__rpi` (overriding the model's).
+ * Spliced onto the params' own JSON (which ends in `}`) rather than copied into a new object and serialised.
+ */
+export function paramsWithHost(params: unknown, host: ToolCallOptions["host"]): string {
+	const base = params !== null && typeof params === "object" && !Array.isArray(params) ? params : {};
+	const context = contextJson(host);
+	// The model's own `__rpi` keeps its place in the key order, with the host's value.
+	if (Object.hasOwn(base, HOST_CONTEXT_KEY))
+		return JSON.stringify({ ...base, [HOST_CONTEXT_KEY]: JSON.parse(context) });
+	const body = JSON.stringify(base);
+	return body === "{}"
+		? `{"${HOST_CONTEXT_KEY}":${context}}`
+		: `${body.slice(0, -1)},"${HOST_CONTEXT_KEY}":${context}}`;
+}
+
+/**
+ * One poll of `handle`: the result when Done, an error when Err, undefined when Pending (its progress, if
+ * any, delivered as a partial update).
+ */
+function pollOnce(call: Call, handle: Address, key: number, partial: Address): ToolResultJson | undefined {
+	const { fns, name } = call.tool;
+	call.woken = false;
+	const tag = fns.poll(handle, partial, key);
+	if (tag === StepTag.Done) return parseResult(fns.take());
+	if (tag === StepTag.Err) throw new Error(fns.take() || `plugin tool '${name}' failed`);
+	if (tag !== StepTag.Pending) throw new Error(`plugin tool '${name}' returned unknown step tag ${tag}`);
+	const progress = fns.take();
+	if (progress !== "") call.onUpdate(parseResult(progress));
+	return undefined;
+}
+
+/** Unregisters the waker and destroys the handle (exactly once per call). */
+function finish(call: Call, handle: Address, key: number): void {
+	const { fns } = call.tool;
+	try {
+		fns.setWaker?.(handle, 0, 0);
+		fns.destroy(handle);
+	} finally {
+		calls.delete(key);
+	}
+}
+
+/**
+ * Runs a tool call. The first poll happens before this returns: a tool that is Done (or fails) at once is
+ * answered without a promise or a timer of its own; a pending one continues in `drive`.
+ */
+export function runTool(tool: NativeTool, options: ToolCallOptions): ToolResultJson | Promise<ToolResultJson> {
 	const { partial, wake } = callbacks();
 	const key = nextKey++;
 	if (nextKey > 0x7fff_ffff) nextKey = 1;
-	const address = key;
-	let woken = false;
-	let wakeWaiter: (() => void) | undefined;
-	calls.set(address, {
-		tool,
-		onUpdate: options.onUpdate,
-		wake: () => {
-			woken = true;
-			wakeWaiter?.();
-		},
-	});
-	const handle = tool.execute(ref(options.callId), hostString(paramsWithHost(options.params, options.host)), HOST_FREE);
-	if (handle === null || koffi.address(handle) === 0n) {
-		calls.delete(address);
+	const call: Call = { tool, onUpdate: options.onUpdate, woken: false, waiter: undefined };
+	calls.set(key, call);
+	let handle: Address;
+	try {
+		handle = tool.fns.execute(options.callId, paramsWithHost(options.params, options.host));
+	} catch (error) {
+		calls.delete(key);
+		throw error;
+	}
+	if (!handle) {
+		calls.delete(key);
 		throw new Error(`plugin execute returned null handle for '${tool.name}'`);
 	}
-	if (tool.setWaker) tool.setWaker(handle, wake, key);
-	let signal: AbortSignal | undefined;
-	let abort: Promise<"aborted"> | undefined;
+	let result: ToolResultJson | undefined;
 	try {
-		for (let attempt = 0; ; attempt++) {
-			if (signal?.aborted) {
-				tool.cancel(handle);
-				throw new Error("plugin tool cancelled");
-			}
-			woken = false;
-			const step = tool.poll(handle, partial, key);
-			if (step.tag === StepTag.Done) return parseResult(takeString(step.payload, tool.free));
-			if (step.tag === StepTag.Err)
-				throw new Error(takeString(step.payload, tool.free) || `plugin tool '${tool.name}' failed`);
-			if (step.tag !== StepTag.Pending)
-				throw new Error(`plugin tool '${tool.name}' returned unknown step tag ${step.tag}`);
-			const progress = takeString(step.payload, tool.free);
-			if (progress !== "") options.onUpdate(parseResult(progress));
-			if (!abort) {
-				signal = options.signal();
-				abort = new Promise<"aborted">((resolve) => {
-					if (signal?.aborted) resolve("aborted");
-					signal?.addEventListener("abort", () => resolve("aborted"), { once: true });
-				});
-			}
-			if (tool.setWaker) {
-				if (woken) continue;
-				await Promise.race([new Promise<void>((resolve) => (wakeWaiter = resolve)), abort]);
-				wakeWaiter = undefined;
-			} else {
-				// Again at once (a partial-then-result tool finishes in one turn, its frames in one write),
-				// then after 1, 2, 4 … ≤ 50 ms.
-				if (attempt === 0) continue;
-				const wait = new Promise((resolve) => setTimeout(resolve, Math.min(MAX_BACKOFF_MS, 2 ** (attempt - 1))));
+		tool.fns.setWaker?.(handle, wake, key);
+		result = pollOnce(call, handle, key, partial);
+	} catch (error) {
+		finish(call, handle, key);
+		throw error;
+	}
+	if (result === undefined) return drive(call, options, handle, key, partial);
+	finish(call, handle, key);
+	return result;
+}
+
+/** A pending call: polled again at each wake (or after a backoff), cancelled by the agent's abort. */
+async function drive(
+	call: Call,
+	options: ToolCallOptions,
+	handle: Address,
+	key: number,
+	partial: Address,
+): Promise<ToolResultJson> {
+	const { fns } = call.tool;
+	const signal = options.signal();
+	const abort = new Promise<"aborted">((resolve) => {
+		if (signal?.aborted) resolve("aborted");
+		signal?.addEventListener("abort", () => resolve("aborted"), { once: true });
+	});
+	try {
+		for (let attempt = 1; ; attempt++) {
+			if (fns.setWaker) {
+				if (!call.woken) {
+					await Promise.race([new Promise<void>((resolve) => (call.waiter = resolve)), abort]);
+					call.waiter = undefined;
+				}
+			} else if (attempt > 1) {
+				// The second poll at once (a partial-then-result tool finishes in one turn, its frames in one
+				// write), then after 1, 2, 4 … ≤ 50 ms.
+				const wait = new Promise((resolve) => setTimeout(resolve, Math.min(MAX_BACKOFF_MS, 2 ** (attempt - 2))));
 				await Promise.race([wait, abort]);
 			}
+			if (signal?.aborted) {
+				fns.cancel(handle);
+				throw new Error("plugin tool cancelled");
+			}
+			const result = pollOnce(call, handle, key, partial);
+			if (result !== undefined) return result;
 		}
 	} finally {
-		if (tool.setWaker) tool.setWaker(handle, null, null);
-		tool.destroy(handle);
-		calls.delete(address);
+		finish(call, handle, key);
 	}
 }

@@ -54,14 +54,13 @@ export function wirePlugin(pi: Kit.ExtensionAPI, plugin: LoadedPlugin, options: 
 			) => {
 				const [, onUpdate, ctx] = rest;
 				seen(ctx);
-				const result = runTool(tool, {
+				return runTool(tool, {
 					callId,
 					params,
-					host: { cwd: ctx.cwd, ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}) },
+					host: { cwd: ctx.cwd, sessionId: ctx.sessionId },
 					signal: () => ctx.signal,
-					onUpdate: (partial) => onUpdate(partial as Kit.AgentToolResult),
-				});
-				return result as Promise<Kit.AgentToolResult>;
+					onUpdate: onUpdate as (partial: unknown) => void,
+				}) as Kit.AgentToolResult | Promise<Kit.AgentToolResult>;
 			},
 		});
 	}
