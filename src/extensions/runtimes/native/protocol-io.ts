@@ -7,7 +7,8 @@
  * and whole, so a synchronous round trip (a plugin's `runtime_action`, which must answer before returning to
  * the plugin) can write its request and block reading fd 3 for the answer: every other frame read meanwhile
  * is queued and handed to the kit afterwards, in order. Responses to the host's own requests (ids
- * `native-N`) never reach the kit.
+ * `native-N`) never reach the kit. A whole-line chunk read by the event loop is offered to the fast path
+ * (fast-tools.ts) before the kit.
  */
 import { EventEmitter } from "node:events";
 import { readSync, writeSync } from "node:fs";
@@ -78,8 +79,9 @@ export class ProtocolPort {
 	private endSent = false;
 	private nextId = 0;
 	private readonly waiting = new Map<string, (result: Result) => void>();
-	/** Answers read by a synchronous round trip that were not its own (an earlier async request's). */
 	private readonly socket: Socket;
+	/** Looks at a whole-line chunk before the kit does (fast-tools.ts); true = dealt with. */
+	fastPath: ((chunk: Buffer) => boolean) | undefined;
 
 	constructor(private readonly maxFrameBytes: number) {
 		const emitter = new EventEmitter();
@@ -100,6 +102,11 @@ export class ProtocolPort {
 		this.socket.on("data", (chunk: Buffer) => this.received(chunk));
 		this.socket.on("end", () => this.end());
 		this.socket.on("error", () => this.end());
+	}
+
+	/** Whole lines to pier, now (not `output.write`: the kit sends what others write there to stderr). */
+	write(text: string): void {
+		writeText(PROTOCOL_OUT_FD, text);
 	}
 
 	/** One frame to pier, now. */
@@ -177,9 +184,14 @@ export class ProtocolPort {
 			!this.draining &&
 			chunk[chunk.length - 1] === LF &&
 			this.input.listenerCount("data") > 0
-		)
-			this.input.emit("data", chunk);
-		else this.ingest(chunk);
+		) {
+			if (!this.fastPath?.(chunk)) this.toKit(chunk);
+		} else this.ingest(chunk);
+	}
+
+	/** Hands whole lines to the kit now (the fast path's hand-over). */
+	toKit(chunk: Buffer): void {
+		this.input.emit("data", chunk);
 	}
 
 	/** Splits on LF; the host's own responses are taken here, everything else queued for the kit in order. */

@@ -32,11 +32,23 @@ export interface ToolCallOptions {
 /** One call in flight, found by its key from the partial and wake callbacks. */
 interface Call {
 	tool: NativeTool;
+	key: number;
+	/** The plugin's handle (nonzero once execute accepted the call). */
+	handle: Address;
 	onUpdate: (partial: ToolResultJson) => void;
 	/** The waker fired since the last poll. */
 	woken: boolean;
 	/** Resolves the wait for a wake, while one is waited for. */
 	waiter: (() => void) | undefined;
+}
+
+/** A call executed and polled once, not answered yet: what the first poll said. */
+export interface Started {
+	/** Undefined when execute failed or refused (nothing to destroy). */
+	call: Call | undefined;
+	first: { kind: "done"; result: ToolResultJson } | { kind: "failed"; error: unknown } | { kind: "pending" };
+	/** Polls made so far. */
+	polls: number;
 }
 
 /**
@@ -121,13 +133,13 @@ export function paramsWithHost(params: unknown, host: ToolCallOptions["host"]): 
 }
 
 /**
- * One poll of `handle`: the result when Done, an error when Err, undefined when Pending (its progress, if
- * any, delivered as a partial update).
+ * One poll: the result when Done, an error when Err, undefined when Pending (its progress, if any, delivered
+ * as a partial update).
  */
-function pollOnce(call: Call, handle: Address, key: number, partial: Address): ToolResultJson | undefined {
+function pollOnce(call: Call, partial: Address): ToolResultJson | undefined {
 	const { fns, name } = call.tool;
 	call.woken = false;
-	const tag = fns.poll(handle, partial, key);
+	const tag = fns.poll(call.handle, partial, call.key);
 	if (tag === StepTag.Done) return parseResult(fns.take());
 	if (tag === StepTag.Err) throw new Error(fns.take() || `plugin tool '${name}' failed`);
 	if (tag !== StepTag.Pending) throw new Error(`plugin tool '${name}' returned unknown step tag ${tag}`);
@@ -137,85 +149,153 @@ function pollOnce(call: Call, handle: Address, key: number, partial: Address): T
 }
 
 /** Unregisters the waker and destroys the handle (exactly once per call). */
-function finish(call: Call, handle: Address, key: number): void {
+function finish(call: Call): void {
 	const { fns } = call.tool;
 	try {
-		fns.setWaker?.(handle, 0, 0);
-		fns.destroy(handle);
+		fns.setWaker?.(call.handle, 0, 0);
+		fns.destroy(call.handle);
 	} finally {
+		calls.delete(call.key);
+	}
+}
+
+/** execute, the waker installed, the first poll: never throws (a failure is the outcome). */
+export function startTool(
+	tool: NativeTool,
+	callId: string,
+	paramsJson: string,
+	onUpdate: (partial: ToolResultJson) => void,
+): Started {
+	const { partial, wake } = callbacks();
+	const key = nextKey++;
+	if (nextKey > 0x7fff_ffff) nextKey = 1;
+	const call: Call = { tool, key, handle: 0, onUpdate, woken: false, waiter: undefined };
+	calls.set(key, call);
+	try {
+		call.handle = tool.fns.execute(callId, paramsJson);
+	} catch (error) {
 		calls.delete(key);
+		return { call: undefined, first: { kind: "failed", error }, polls: 0 };
+	}
+	if (!call.handle) {
+		calls.delete(key);
+		const error = new Error(`plugin execute returned null handle for '${tool.name}'`);
+		return { call: undefined, first: { kind: "failed", error }, polls: 0 };
+	}
+	try {
+		tool.fns.setWaker?.(call.handle, wake, key);
+		const result = pollOnce(call, partial);
+		return { call, first: result === undefined ? { kind: "pending" } : { kind: "done", result }, polls: 1 };
+	} catch (error) {
+		return { call, first: { kind: "failed", error }, polls: 1 };
+	}
+}
+
+/** The poll `drive` would make at once after the first (no waker, or it woke meanwhile), made here. */
+export function pollAgain(started: Started): void {
+	const { call } = started;
+	if (!call || started.first.kind !== "pending" || (call.tool.fns.setWaker && !call.woken)) return;
+	started.polls++;
+	try {
+		const result = pollOnce(call, callbacks().partial);
+		if (result !== undefined) started.first = { kind: "done", result };
+	} catch (error) {
+		started.first = { kind: "failed", error };
 	}
 }
 
 /**
- * Runs a tool call. The first poll happens before this returns: a tool that is Done (or fails) at once is
- * answered without a promise or a timer of its own; a pending one continues in `drive`.
+ * The answer of a started call: at once when the first poll ended it (destroyed before this returns), else
+ * a promise while `drive` polls on, with `options`' updates and abort.
+ */
+export function settleTool(started: Started, options: ToolCallOptions): ToolResultJson | Promise<ToolResultJson> {
+	const { call, first } = started;
+	if (first.kind === "pending" && call) {
+		call.onUpdate = options.onUpdate;
+		return drive(call, options, started.polls);
+	}
+	if (call) finish(call);
+	if (first.kind === "failed") throw first.error;
+	if (first.kind === "done") return first.result;
+	throw new Error(`plugin tool '${started.call?.tool.name}' has no handle`);
+}
+
+/** A started call nobody polls again (answered by the fast path, or not taken by the kit): destroyed, after a cancel if it was pending. */
+export function closeTool(started: Started): void {
+	if (!started.call) return;
+	if (started.first.kind === "pending") started.call.tool.fns.cancel(started.call.handle);
+	finish(started.call);
+}
+
+/** A call the fast path (fast-tools.ts) started and hands to the kit, taken by the kit's `execute`. */
+let handedOver: { tool: NativeTool; callId: string; started: Started; partials: ToolResultJson[] } | undefined;
+
+/** Offers `started` to the `runTool` the kit is about to make for this tool and call id; see `takeBack`. */
+export function handOver(tool: NativeTool, callId: string, started: Started, partials: ToolResultJson[]): void {
+	handedOver = { tool, callId, started, partials };
+}
+
+/** What the kit did not take (it answered the invocation without calling the tool), for `closeTool`. */
+export function takeBack(): Started | undefined {
+	const left = handedOver?.started;
+	handedOver = undefined;
+	return left;
+}
+
+/**
+ * Runs a tool call for the kit. The first poll happens before this returns: a tool that is Done (or fails)
+ * at once is answered without a promise or a timer of its own; a pending one continues in `drive`.
  */
 export function runTool(tool: NativeTool, options: ToolCallOptions): ToolResultJson | Promise<ToolResultJson> {
-	const { partial, wake } = callbacks();
-	const key = nextKey++;
-	if (nextKey > 0x7fff_ffff) nextKey = 1;
-	const call: Call = { tool, onUpdate: options.onUpdate, woken: false, waiter: undefined };
-	calls.set(key, call);
-	let handle: Address;
-	try {
-		handle = tool.fns.execute(options.callId, paramsWithHost(options.params, options.host));
-	} catch (error) {
-		calls.delete(key);
-		throw error;
+	const offered = handedOver;
+	if (offered !== undefined && offered.tool === tool && offered.callId === options.callId) {
+		handedOver = undefined;
+		for (const partial of offered.partials) options.onUpdate(partial);
+		return settleTool(offered.started, options);
 	}
-	if (!handle) {
-		calls.delete(key);
-		throw new Error(`plugin execute returned null handle for '${tool.name}'`);
-	}
-	let result: ToolResultJson | undefined;
-	try {
-		tool.fns.setWaker?.(handle, wake, key);
-		result = pollOnce(call, handle, key, partial);
-	} catch (error) {
-		finish(call, handle, key);
-		throw error;
-	}
-	if (result === undefined) return drive(call, options, handle, key, partial);
-	finish(call, handle, key);
-	return result;
+	return settleTool(
+		startTool(tool, options.callId, paramsWithHost(options.params, options.host), options.onUpdate),
+		options,
+	);
 }
 
 /** A pending call: polled again at each wake (or after a backoff), cancelled by the agent's abort. */
-async function drive(
-	call: Call,
-	options: ToolCallOptions,
-	handle: Address,
-	key: number,
-	partial: Address,
-): Promise<ToolResultJson> {
+async function drive(call: Call, options: ToolCallOptions, polls: number): Promise<ToolResultJson> {
 	const { fns } = call.tool;
-	const signal = options.signal();
-	const abort = new Promise<"aborted">((resolve) => {
-		if (signal?.aborted) resolve("aborted");
-		signal?.addEventListener("abort", () => resolve("aborted"), { once: true });
-	});
+	const { partial } = callbacks();
+	// Made only before the first wait: an AbortSignal is costly, and a tool that ends on its second (immediate)
+	// poll never waits. Nothing can abort the call before it first yields.
+	let signal: AbortSignal | undefined;
+	let abort: Promise<"aborted"> | undefined;
 	try {
-		for (let attempt = 1; ; attempt++) {
-			if (fns.setWaker) {
-				if (!call.woken) {
+		for (let attempt = polls; ; attempt++) {
+			// The second poll at once without a waker (a partial-then-result tool finishes in one turn, its frames
+			// in one write), then after 1, 2, 4 … ≤ 50 ms; with one, at once if it woke meanwhile.
+			const wait = fns.setWaker ? !call.woken : attempt > 1;
+			if (wait) {
+				if (!abort) {
+					signal = options.signal();
+					abort = new Promise<"aborted">((resolve) => {
+						if (signal?.aborted) resolve("aborted");
+						signal?.addEventListener("abort", () => resolve("aborted"), { once: true });
+					});
+				}
+				if (fns.setWaker) {
 					await Promise.race([new Promise<void>((resolve) => (call.waiter = resolve)), abort]);
 					call.waiter = undefined;
+				} else {
+					const delay = Math.min(MAX_BACKOFF_MS, 2 ** (attempt - 2));
+					await Promise.race([new Promise((resolve) => setTimeout(resolve, delay)), abort]);
 				}
-			} else if (attempt > 1) {
-				// The second poll at once (a partial-then-result tool finishes in one turn, its frames in one
-				// write), then after 1, 2, 4 … ≤ 50 ms.
-				const wait = new Promise((resolve) => setTimeout(resolve, Math.min(MAX_BACKOFF_MS, 2 ** (attempt - 2))));
-				await Promise.race([wait, abort]);
 			}
 			if (signal?.aborted) {
-				fns.cancel(handle);
+				fns.cancel(call.handle);
 				throw new Error("plugin tool cancelled");
 			}
-			const result = pollOnce(call, handle, key, partial);
+			const result = pollOnce(call, partial);
 			if (result !== undefined) return result;
 		}
 	} finally {
-		finish(call, handle, key);
+		finish(call);
 	}
 }
