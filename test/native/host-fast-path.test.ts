@@ -11,7 +11,7 @@ import type { RuntimeHost } from "../../src/extensions/host/instance.js";
 import type { ContextSnapshot } from "../../src/extensions/protocol/frames.js";
 import { tempDir } from "../helpers/pier-cli.js";
 import { testHost } from "../helpers/scripted.js";
-import { crash, echo, probe, report, spec, textOf } from "./host-helpers.js";
+import { crash, echo, probe, report, slowAfterCancel, spec, textOf } from "./host-helpers.js";
 
 const quietSession: RuntimeHost = {
 	hasUi: false,
@@ -73,11 +73,7 @@ describe("native tool calls answered ahead of the kit", () => {
 		await sleep(150);
 		controller.abort();
 		await assert.rejects(pending, /cancel/);
-		let slow = report(await host.invokeTool("event_counts", "e1", {})).slow;
-		for (let i = 0; i < 20 && slow.destroyed === 0; i++) {
-			await sleep(50);
-			slow = report(await host.invokeTool("event_counts", "e1", {})).slow;
-		}
+		const slow = await slowAfterCancel(host);
 		assert.deepEqual([slow.started, slow.cancels, slow.destroyed], [1, 1, 1]);
 		// And a wake-driven one finishes on its wake, polled once per wake.
 		assert.match(JSON.stringify(await host.invokeTool("sleepy", "z1", { ms: 100 })), /sle|wok|100/i);

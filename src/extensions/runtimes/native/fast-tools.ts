@@ -81,11 +81,11 @@ export class FastTools {
 		return this.latest ?? kitSnapshot();
 	}
 
-	/** Frames as lines; undefined when one is over the frame limit (the kit then answers, as it does). */
+	/** Frames (objects, or JSON text) as lines; undefined when one is over the frame limit (the kit then answers). */
 	private lines(frames: readonly unknown[]): string | undefined {
 		let text = "";
 		for (const frame of frames) {
-			const json = JSON.stringify(frame);
+			const json = typeof frame === "string" ? frame : JSON.stringify(frame);
 			// A UTF-16 code unit is at most 3 UTF-8 bytes: most frames need no byte count.
 			const max = this.options.maxFrameBytes;
 			if (json.length * 3 > max && Buffer.byteLength(json) > max) return undefined;
@@ -132,10 +132,15 @@ export class FastTools {
 		}
 		if (started.first.kind === "pending") pollAgain(started);
 		if (started.first.kind === "done") {
-			// The call's frames in one write: its updates, then its response (the kit's frame shapes).
-			const frames: unknown[] = partials.map((value) => ({ type: "update", id: frame.id, value }));
-			frames.push({ type: "response", id: frame.id, result: { status: "success", value: started.first.result } });
-			const lines = this.lines(frames);
+			// The call's frames in one write: its updates, then its response (the kit's frame shapes), the
+			// plugin's own result text standing for the value when it can (tools.ts `verbatim`).
+			const { result, text } = started.first;
+			const updates = partials.map((value) => ({ type: "update", id: frame.id, value }));
+			const response =
+				text === undefined
+					? { type: "response", id: frame.id, result: { status: "success", value: result } }
+					: `{"type":"response","id":${JSON.stringify(frame.id)},"result":{"status":"success","value":${text}}}`;
+			const lines = this.lines([...updates, response]);
 			if (lines !== undefined) {
 				closeTool(started);
 				if (context !== undefined) this.latest = context;

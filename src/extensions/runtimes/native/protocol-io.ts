@@ -76,6 +76,8 @@ export class ProtocolPort {
 	private queue: Buffer[] = [];
 	private draining = false;
 	private ended = false;
+	/** The kit listens for frames (it never stops once it has started). */
+	private kitListening = false;
 	private endSent = false;
 	private nextId = 0;
 	private readonly waiting = new Map<string, (result: Result) => void>();
@@ -96,7 +98,9 @@ export class ProtocolPort {
 		});
 		// Frames may arrive before the kit listens (it is imported after the plugin registers): hold them.
 		this.input.on("newListener", (event) => {
-			if (event === "data") setImmediate(() => this.scheduleDrain());
+			if (event !== "data") return;
+			this.kitListening = true;
+			setImmediate(() => this.scheduleDrain());
 		});
 		this.socket = new Socket({ fd: PROTOCOL_IN_FD, readable: true, writable: false });
 		this.socket.on("data", (chunk: Buffer) => this.received(chunk));
@@ -183,7 +187,7 @@ export class ProtocolPort {
 			this.queue.length === 0 &&
 			!this.draining &&
 			chunk[chunk.length - 1] === LF &&
-			this.input.listenerCount("data") > 0
+			this.kitListening
 		) {
 			if (!this.fastPath?.(chunk)) this.toKit(chunk);
 		} else this.ingest(chunk);

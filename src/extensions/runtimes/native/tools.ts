@@ -46,7 +46,10 @@ interface Call {
 export interface Started {
 	/** Undefined when execute failed or refused (nothing to destroy). */
 	call: Call | undefined;
-	first: { kind: "done"; result: ToolResultJson } | { kind: "failed"; error: unknown } | { kind: "pending" };
+	first:
+		| { kind: "done"; result: ToolResultJson; text?: string | undefined }
+		| { kind: "failed"; error: unknown }
+		| { kind: "pending" };
 	/** Polls made so far. */
 	polls: number;
 }
@@ -78,14 +81,52 @@ function callbacks(): { partial: Address; wake: Address } {
 	return { partial: partialCb, wake: wakeCb };
 }
 
-/** rpi's lenient AgentToolResult reader (native-abi.md §2.3); text that is not JSON is one text block. */
-export function parseResult(text: string): ToolResultJson {
+/**
+ * Whether parsed result JSON is already what `parseResult` would rebuild (content blocks of exactly
+ * `{type:"text",text}` or `{type:"image",data,mimeType}`, at most `terminate: true` beside them, nothing
+ * else) and its text one line: then the text itself can stand for the value in a frame (fast-tools.ts).
+ * Results with `details` are always rebuilt: a number JSON cannot keep (1e400) must become what
+ * JSON.stringify makes of it.
+ */
+function verbatim(record: Record<string, unknown>, text: string): boolean {
+	for (const key in record) if (key !== "content" && key !== "terminate") return false;
+	if ((record.terminate !== undefined && record.terminate !== true) || !Array.isArray(record.content)) return false;
+	for (const block of record.content as unknown[]) {
+		if (block === null || typeof block !== "object") return false;
+		const b = block as Record<string, unknown>;
+		let keys = 0;
+		for (const _ in b) keys++;
+		const text = b.type === "text" && typeof b.text === "string" && keys === 2;
+		const image = b.type === "image" && typeof b.data === "string" && typeof b.mimeType === "string" && keys === 3;
+		if (!text && !image) return false;
+	}
+	return !text.includes("\n") && !text.includes("\r");
+}
+
+/** `parseResult`, and the text when it can stand for the value as it is (see `verbatim`). */
+export function readResult(text: string): { result: ToolResultJson; text: string | undefined } {
 	let value: unknown;
 	try {
 		value = JSON.parse(text);
 	} catch {
-		return { content: [{ type: "text", text }] };
+		return { result: { content: [{ type: "text", text }] }, text: undefined };
 	}
+	if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+		const record = value as Record<string, unknown>;
+		if (verbatim(record, text)) return { result: record as unknown as ToolResultJson, text };
+	}
+	return { result: parseResult(text, value), text: undefined };
+}
+
+/** rpi's lenient AgentToolResult reader (native-abi.md §2.3); text that is not JSON is one text block. */
+export function parseResult(text: string, parsed?: unknown): ToolResultJson {
+	let value: unknown = parsed;
+	if (parsed === undefined)
+		try {
+			value = JSON.parse(text);
+		} catch {
+			return { content: [{ type: "text", text }] };
+		}
 	if (value === null || typeof value !== "object" || Array.isArray(value)) {
 		return { content: [{ type: "text", text }] };
 	}
@@ -133,14 +174,14 @@ export function paramsWithHost(params: unknown, host: ToolCallOptions["host"]): 
 }
 
 /**
- * One poll: the result when Done, an error when Err, undefined when Pending (its progress, if any, delivered
- * as a partial update).
+ * One poll: the result when Done (with its text when that can stand for it), an error when Err, undefined
+ * when Pending (its progress, if any, delivered as a partial update).
  */
-function pollOnce(call: Call, partial: Address): ToolResultJson | undefined {
+function pollOnce(call: Call, partial: Address): Extract<Started["first"], { kind: "done" }> | undefined {
 	const { fns, name } = call.tool;
 	call.woken = false;
 	const tag = fns.poll(call.handle, partial, call.key);
-	if (tag === StepTag.Done) return parseResult(fns.take());
+	if (tag === StepTag.Done) return { kind: "done", ...readResult(fns.take()) };
 	if (tag === StepTag.Err) throw new Error(fns.take() || `plugin tool '${name}' failed`);
 	if (tag !== StepTag.Pending) throw new Error(`plugin tool '${name}' returned unknown step tag ${tag}`);
 	const progress = fns.take();
@@ -184,8 +225,7 @@ export function startTool(
 	}
 	try {
 		tool.fns.setWaker?.(call.handle, wake, key);
-		const result = pollOnce(call, partial);
-		return { call, first: result === undefined ? { kind: "pending" } : { kind: "done", result }, polls: 1 };
+		return { call, first: pollOnce(call, partial) ?? { kind: "pending" }, polls: 1 };
 	} catch (error) {
 		return { call, first: { kind: "failed", error }, polls: 1 };
 	}
@@ -197,8 +237,7 @@ export function pollAgain(started: Started): void {
 	if (!call || started.first.kind !== "pending" || (call.tool.fns.setWaker && !call.woken)) return;
 	started.polls++;
 	try {
-		const result = pollOnce(call, callbacks().partial);
-		if (result !== undefined) started.first = { kind: "done", result };
+		started.first = pollOnce(call, callbacks().partial) ?? started.first;
 	} catch (error) {
 		started.first = { kind: "failed", error };
 	}
@@ -292,8 +331,8 @@ async function drive(call: Call, options: ToolCallOptions, polls: number): Promi
 				fns.cancel(call.handle);
 				throw new Error("plugin tool cancelled");
 			}
-			const result = pollOnce(call, partial);
-			if (result !== undefined) return result;
+			const done = pollOnce(call, partial);
+			if (done) return done.result;
 		}
 	} finally {
 		finish(call);
