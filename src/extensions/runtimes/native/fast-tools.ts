@@ -15,6 +15,7 @@
  */
 import type { ContextSnapshot } from "../../protocol/frames.js";
 import type { NativeTool } from "./registry.js";
+import { holdFrees, releaseHeld } from "./tool-ffi.js";
 import {
 	closeTool,
 	handOver,
@@ -122,39 +123,58 @@ export class FastTools {
 		const partials: ToolResultJson[] = [];
 		this.current = context;
 		this.running = true;
+		// The plugin's strings are copied out at once but freed after the answer is written.
+		holdFrees(true);
 		let started: Started;
 		try {
 			const params = paramsWithHost(invocation.arguments ?? {}, { cwd: this.cwd, sessionId: context?.sessionId });
 			started = startTool(tool, invocation.callId, params, (partial) => partials.push(partial));
+			if (started.first.kind === "pending") pollAgain(started);
 		} finally {
 			this.running = false;
 			this.current = undefined;
+			holdFrees(false);
 		}
-		if (started.first.kind === "pending") pollAgain(started);
-		if (started.first.kind === "done") {
-			// The call's frames in one write: its updates, then its response (the kit's frame shapes), the
-			// plugin's own result text standing for the value when it can (tools.ts `verbatim`).
-			const { result, text } = started.first;
-			const updates = partials.map((value) => ({ type: "update", id: frame.id, value }));
-			const response =
-				text === undefined
-					? { type: "response", id: frame.id, result: { status: "success", value: result } }
-					: `{"type":"response","id":${JSON.stringify(frame.id)},"result":{"status":"success","value":${text}}}`;
-			const lines = this.lines([...updates, response]);
+		try {
+			const lines = started.first.kind === "done" ? this.answer(frame.id, started.first, partials) : undefined;
 			if (lines !== undefined) {
-				closeTool(started);
 				if (context !== undefined) this.latest = context;
-				this.options.write(lines);
+				// Answered first, destroyed after: pier reads the answer while the plugin frees the call.
+				try {
+					this.options.write(lines);
+				} finally {
+					closeTool(started);
+				}
 				return true;
 			}
-		}
-		handOver(tool, invocation.callId, started, partials);
-		try {
-			this.options.kit(chunk);
+			handOver(tool, invocation.callId, started, partials);
+			try {
+				this.options.kit(chunk);
+			} finally {
+				const left = takeBack();
+				if (left) closeTool(left);
+			}
+			return true;
 		} finally {
-			const left = takeBack();
-			if (left) closeTool(left);
+			releaseHeld();
 		}
-		return true;
+	}
+
+	/**
+	 * The call's frames in one write: its updates, then its response (the kit's frame shapes), the plugin's
+	 * own result text standing for the value when it can (tools.ts `verbatim`). Undefined when one is over
+	 * the frame limit.
+	 */
+	private answer(
+		id: string,
+		done: { result: ToolResultJson; text?: string | undefined },
+		partials: readonly ToolResultJson[],
+	): string | undefined {
+		const updates = partials.map((value) => ({ type: "update", id, value }));
+		const response =
+			done.text === undefined
+				? { type: "response", id, result: { status: "success", value: done.result } }
+				: `{"type":"response","id":${JSON.stringify(id)},"result":{"status":"success","value":${done.text}}}`;
+		return this.lines([...updates, response]);
 	}
 }

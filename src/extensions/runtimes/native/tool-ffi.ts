@@ -96,6 +96,25 @@ function addressAt(buffer: Buffer, offset: number): Address {
 	return high < 0x20_0000 ? high * 0x1_0000_0000 + low : (BigInt(high) << 32n) | BigInt(low);
 }
 
+/**
+ * Plugin strings already copied out whose free is put off while `holding` (fast-tools.ts answers first and
+ * frees after the write): the deallocator, then `ptr`, `len`, for each.
+ */
+const held: unknown[] = [];
+let holding = false;
+
+/** Puts off (true) or resumes (false) freeing the plugin strings `take`/`takeRaw` copy out; see `releaseHeld`. */
+export function holdFrees(on: boolean): void {
+	holding = on;
+}
+
+/** Frees the strings held since `holdFrees(true)`, each with its own plugin's deallocator. */
+export function releaseHeld(): void {
+	for (let i = 0; i < held.length; i += 3)
+		(held[i] as (ptr: Address, len: number) => void)(held[i + 1] as Address, held[i + 2] as number);
+	held.length = 0;
+}
+
 export function bindTool(pointers: ToolPointers): ToolFns {
 	const execute = koffi.decode(pointers.execute, ToolExecuteRaw) as (
 		id: string | null,
@@ -145,7 +164,8 @@ export function bindTool(pointers: ToolPointers): ToolFns {
 	const takeRaw = (ptr: Address, len: number): string => {
 		if (!ptr) return "";
 		const text = len === 0 ? "" : readAt(ptr, len);
-		free(ptr, len);
+		if (holding) held.push(free, ptr, len);
+		else free(ptr, len);
 		return text;
 	};
 	return {
