@@ -4,6 +4,8 @@
  */
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { ExtensionHost } from "../../src/extensions/host/host.js";
 import type { ExtensionSpec } from "../../src/extensions/host/instance.js";
 import { loadManifest } from "../../src/extensions/manifest.js";
 import { launchSpec } from "../../src/extensions/runtimes/table.js";
@@ -51,4 +53,17 @@ export function report(value: unknown): {
 	slow: { started: number; polls: number; cancels: number; sawCancel: number; destroyed: number };
 } {
 	return JSON.parse(textOf(value));
+}
+
+/**
+ * The probe's `slow` counters once its destroy has run: the cancel frame reaches the plugin host after the
+ * abort, so they are read again for up to a second.
+ */
+export async function slowAfterCancel(host: ExtensionHost): Promise<ReturnType<typeof report>["slow"]> {
+	let slow = report(await host.invokeTool("event_counts", "e1", {})).slow;
+	for (let i = 0; i < 20 && slow.destroyed === 0; i++) {
+		await sleep(50);
+		slow = report(await host.invokeTool("event_counts", "e1", {})).slow;
+	}
+	return slow;
 }

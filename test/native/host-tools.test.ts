@@ -13,7 +13,7 @@ import type { NativeChannel } from "../../src/extensions/runtimes/native/channel
 import { C_HEADER_DIR, cLibrary, NATIVE_REPO_ROOT } from "../helpers/native-build.js";
 import { tempDir } from "../helpers/pier-cli.js";
 import { testHost } from "../helpers/scripted.js";
-import { echo, nativePackage, probe, report, spec, textOf } from "./host-helpers.js";
+import { echo, nativePackage, probe, report, slowAfterCancel, spec, textOf } from "./host-helpers.js";
 
 /** A C plugin whose one tool `params` answers with the params it was given, as the result's details. */
 function paramsPlugin(dir: string): string {
@@ -110,12 +110,7 @@ describe("native tools", () => {
 		await sleep(200);
 		controller.abort();
 		await assert.rejects(pending, /cancel/);
-		// The cancel frame reaches the plugin host after the abort: give it a moment, then read its counters.
-		let slow = report(await host.invokeTool("event_counts", "e1", {})).slow;
-		for (let i = 0; i < 20 && slow.destroyed === 0; i++) {
-			await sleep(50);
-			slow = report(await host.invokeTool("event_counts", "e1", {})).slow;
-		}
+		const slow = await slowAfterCancel(host);
 		assert.equal(slow.started, 1);
 		assert.equal(slow.cancels, 1);
 		assert.equal(slow.destroyed, 1);

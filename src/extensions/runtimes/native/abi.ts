@@ -1,6 +1,7 @@
 /**
  * The rpi-plugin-sdk C ABI (version 4) as koffi types: the one place the layouts live
- * (/work/shared/native-abi.md §1–2 and CONTRACT.md's slots 18–21). x86-64 / aarch64 Linux layouts:
+ * (/work/shared/native-abi.md §1–2 and CONTRACT.md's slots 18–21; the tool lifecycle's hot-path form is
+ * tool-ffi.ts). x86-64 / aarch64 Linux layouts:
  * a `StbString` is two pointer-sized words, a `StepResult` is a tag and one string (every union arm of it is
  * a single string at offset 8), a `StablePluginEvent` is a tag and the widest arm of its 56-byte union.
  *
@@ -46,7 +47,6 @@ export const StableToolSchema = koffi.struct("StableToolSchema", {
 	description: StbString,
 	parameters: StbString,
 });
-export const StepResult = koffi.struct("StepResult", { tag: "uint32_t", payload: StbString });
 /** `{tag, payload}`; the payload's arms: message/error/data = `a`; tool_call = a,b,c; tool_result = a,b,c,isError. */
 export const StablePluginEvent = koffi.struct("StablePluginEvent", {
 	tag: "uint32_t",
@@ -72,10 +72,8 @@ export interface RawString {
 
 // Plugin-implemented functions (called by the host).
 export const FreeStringFn = koffi.proto("void FreeStringFn(StbString s)");
-export const ToolExecuteFn = koffi.proto("void *ToolExecuteFn(StbStringIn id, StbString params, void *freeParams)");
-export const ToolPollFn = koffi.proto("StepResult ToolPollFn(void *handle, void *partialCb, void *userData)");
-export const ToolHandleFn = koffi.proto("void ToolHandleFn(void *handle)");
-export const ToolSetWakerFn = koffi.proto("void ToolSetWakerFn(void *handle, void *callback, void *callbackData)");
+// The tool lifecycle (execute, poll, cancel, destroy, set_waker) and its two callbacks are declared in
+// tool-ffi.ts, in an integer form that is cheaper to call on every tool call.
 /** CommandHandlerFn, RenderFn, ProviderRequestFn, BeforeAgentStartFn, OAuthRequestFn: one shape. */
 export const StringHandlerFn = koffi.proto(
 	"int32_t StringHandlerFn(StbStringIn input, _Inout_ StbString *out, void *userData)",
@@ -86,8 +84,6 @@ export const ResourcesDiscoverFn = koffi.proto(
 export const EventHandlerFn = koffi.proto("int32_t EventHandlerFn(StablePluginEventIn event, void *userData)");
 
 // Host-implemented callbacks (registered JS functions the plugin calls).
-export const ToolPartialCb = koffi.proto("void ToolPartialCb(StbString partial, void *userData)");
-export const ToolWakeCb = koffi.proto("void ToolWakeCb(void *callbackData)");
 export const RuntimeActionFn = koffi.proto(
 	"int32_t RuntimeActionFn(uint32_t id, StbStringRef args, void *out, void *userData)",
 );

@@ -7,6 +7,7 @@
 import type * as Kit from "../../../../kit/node/index.mjs";
 import type { ContextSnapshot, Mode } from "../../protocol/frames.js";
 import type { NativeActionHost } from "./actions.js";
+import type { FastTools } from "./fast-tools.js";
 import type { ProtocolPort } from "./protocol-io.js";
 
 /** How long a plugin's synchronous request may wait for pier (pier's own longest request timeout). */
@@ -18,6 +19,8 @@ export interface ActionHostOptions {
 	owner: boolean;
 	/** The mode pier's hello gave (the kit's ctx.mode, read at the first invocation). */
 	mode: () => Mode;
+	/** Calls answered ahead of the kit: their snapshots and flags are read there. */
+	fast: FastTools;
 }
 
 export function actionHost(port: ProtocolPort, pi: Kit.ExtensionAPI, options: ActionHostOptions): NativeActionHost {
@@ -25,8 +28,8 @@ export function actionHost(port: ProtocolPort, pi: Kit.ExtensionAPI, options: Ac
 		request: (request) => port.request(request, SYNC_REQUEST_TIMEOUT_MS),
 		requestAsync: (request, requestOptions) =>
 			pi.runtimeRequest(request as Parameters<Kit.ExtensionAPI["runtimeRequest"]>[0], requestOptions),
-		snapshot: () => pi.contextSnapshot() as ContextSnapshot | undefined,
-		flag: (name) => pi.getFlag(name),
+		snapshot: () => options.fast.snapshot(() => pi.contextSnapshot() as ContextSnapshot | undefined),
+		flag: (name) => options.fast.flag(name, (flag) => pi.getFlag(flag)),
 		get mode() {
 			return options.mode();
 		},

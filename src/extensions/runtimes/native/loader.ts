@@ -36,10 +36,6 @@ import {
 	StableToolSchema,
 	StbString,
 	StringHandlerFn,
-	ToolExecuteFn,
-	ToolHandleFn,
-	ToolPollFn,
-	ToolSetWakerFn,
 } from "./abi.js";
 import {
 	type Declaration,
@@ -47,10 +43,10 @@ import {
 	type FreeFn,
 	type NativeHandler,
 	type NativeNamed,
-	type NativeTool,
 	type PluginRegistry,
 	type StringHandler,
 } from "./registry.js";
+import { bindTool } from "./tool-ffi.js";
 
 /** A runtime action as the plugin host answers it: the code and the JSON text for `*out`. */
 export type ActionSink = (id: number, argsJson: string) => { code: number; out: string };
@@ -114,14 +110,9 @@ function tool(registry: PluginRegistry, args: unknown[], setWaker: unknown): num
 	const name = takeString(schema.name, free);
 	const description = takeString(schema.description, free);
 	const parametersText = takeString(schema.parameters, free);
-	const fns = {
-		execute: decodeFn<NativeTool["execute"]>(execute, ToolExecuteFn),
-		poll: decodeFn<NativeTool["poll"]>(poll, ToolPollFn),
-		cancel: decodeFn<NativeTool["cancel"]>(cancel, ToolHandleFn),
-		destroy: decodeFn<NativeTool["destroy"]>(destroy, ToolHandleFn),
-	};
+	const present = (ptr: unknown) => ptr !== null && ptr !== undefined && koffi.address(ptr) !== 0n;
 	if (name === "") throw new Error("a tool needs a non-empty name");
-	if (!fns.execute || !fns.poll || !fns.cancel || !fns.destroy || !free) {
+	if (![execute, poll, cancel, destroy].every(present) || !free) {
 		throw new Error(`tool "${name}" needs execute, poll, cancel, destroy and plugin_free_string`);
 	}
 	let parameters: Record<string, unknown> = { type: "object", properties: {} };
@@ -131,18 +122,13 @@ function tool(registry: PluginRegistry, args: unknown[], setWaker: unknown): num
 	} catch {
 		registry.problems.push(`tool "${name}": parameters are not JSON; registered with an empty object schema`);
 	}
-	const waker = setWaker === undefined ? null : decodeFn<NativeTool["setWaker"]>(setWaker, ToolSetWakerFn);
+	const waker = setWaker !== undefined && present(setWaker) ? { setWaker } : {};
 	noteFree(registry, free);
 	registry.tools.push({
 		name,
 		description,
 		parameters,
-		execute: fns.execute,
-		poll: fns.poll,
-		cancel: fns.cancel,
-		destroy: fns.destroy,
-		free,
-		...(waker ? { setWaker: waker } : {}),
+		fns: bindTool({ execute, poll, cancel, destroy, free: pluginFree, ...waker }),
 	});
 	return 0;
 }

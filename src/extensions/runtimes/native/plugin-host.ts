@@ -10,11 +10,12 @@
  */
 import { parseArgs } from "node:util";
 import type * as Kit from "../../../../kit/node/index.mjs";
-import type { Mode } from "../../protocol/frames.js";
+import type { ContextSnapshot, Mode } from "../../protocol/frames.js";
 import { actionHost } from "./action-host.js";
 import { createActionSink } from "./actions-link.js";
 import { type ActionSink, loadPlugin, type LoadedPlugin, onDeclare, setActionSink } from "./loader.js";
 import { ProtocolPort } from "./protocol-io.js";
+import { FastTools } from "./fast-tools.js";
 import { DEFAULT_DECLARATION } from "./registry.js";
 import { isolateStdio } from "./stdio.js";
 import { wirePlugin } from "./wire.js";
@@ -69,6 +70,12 @@ if (!handedOver) stdio.release();
 // Until the kit is live the plugin's runtime_action answers -1 (no bridge): pier fails the whole load for a
 // runtime request before that.
 let mode: Mode = "print";
+const fast = new FastTools({
+	tools: loaded?.registry.tools ?? [],
+	maxFrameBytes,
+	write: (text) => port.write(text),
+	kit: (chunk) => port.toKit(chunk),
+});
 
 const kit = (await import(new URL("../../../../../kit/node/index.mjs", import.meta.url).href)) as typeof Kit;
 kit.runExtension(
@@ -81,12 +88,16 @@ kit.runExtension(
 			uiCapabilities,
 			onContext: (ctx) => {
 				mode = ctx.mode;
+				fast.seen(ctx.cwd, pi.contextSnapshot() as ContextSnapshot | undefined);
 			},
 			log: (line) => process.stderr.write(`[${id}] ${line}\n`),
 		});
 		// Live once the kit has answered `load` (it does so right after this factory returns).
-		const host = actionHost(port, pi, { extensionId: id, owner: declaration.ownsStdio, mode: () => mode });
-		setImmediate(() => setActionSink(createActionSink(host)));
+		const host = actionHost(port, pi, { extensionId: id, owner: declaration.ownsStdio, mode: () => mode, fast });
+		setImmediate(() => {
+			setActionSink(createActionSink(host));
+			port.fastPath = (chunk) => fast.take(chunk);
+		});
 	},
 	{ maxFrameBytes },
 );

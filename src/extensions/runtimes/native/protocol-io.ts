@@ -7,7 +7,8 @@
  * and whole, so a synchronous round trip (a plugin's `runtime_action`, which must answer before returning to
  * the plugin) can write its request and block reading fd 3 for the answer: every other frame read meanwhile
  * is queued and handed to the kit afterwards, in order. Responses to the host's own requests (ids
- * `native-N`) never reach the kit.
+ * `native-N`) never reach the kit. A whole-line chunk read by the event loop is offered to the fast path
+ * (fast-tools.ts) before the kit.
  */
 import { EventEmitter } from "node:events";
 import { readSync, writeSync } from "node:fs";
@@ -41,9 +42,19 @@ function resultValue(result: Result): unknown {
 	throw new HostRequestError(result.error?.code ?? "failed", result.error?.message ?? "request failed");
 }
 
-/** Writes all of `bytes` to a (blocking or not) fd, waiting out EAGAIN. */
-function writeAll(fd: number, bytes: Buffer): void {
-	let offset = 0;
+/** Writes all of `text` as UTF-8: straight from the string (no Buffer of its own) unless the write was partial. */
+function writeText(fd: number, text: string): void {
+	let written = 0;
+	try {
+		written = writeSync(fd, text);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+	}
+	if (written < Buffer.byteLength(text, "utf8")) writeAll(fd, Buffer.from(text, "utf8"), written);
+}
+
+/** Writes all of `bytes` (from `offset`) to a (blocking or not) fd, waiting out EAGAIN. */
+function writeAll(fd: number, bytes: Buffer, offset = 0): void {
 	while (offset < bytes.length) {
 		try {
 			offset += writeSync(fd, bytes, offset, bytes.length - offset);
@@ -65,17 +76,21 @@ export class ProtocolPort {
 	private queue: Buffer[] = [];
 	private draining = false;
 	private ended = false;
+	/** The kit listens for frames (it never stops once it has started). */
+	private kitListening = false;
 	private endSent = false;
 	private nextId = 0;
 	private readonly waiting = new Map<string, (result: Result) => void>();
-	/** Answers read by a synchronous round trip that were not its own (an earlier async request's). */
 	private readonly socket: Socket;
+	/** Looks at a whole-line chunk before the kit does (fast-tools.ts); true = dealt with. */
+	fastPath: ((chunk: Buffer) => boolean) | undefined;
 
 	constructor(private readonly maxFrameBytes: number) {
 		const emitter = new EventEmitter();
 		this.output = Object.assign(emitter, {
 			write: (chunk: string | Uint8Array, ...rest: unknown[]) => {
-				writeAll(PROTOCOL_OUT_FD, typeof chunk === "string" ? Buffer.from(chunk, "utf8") : Buffer.from(chunk));
+				if (typeof chunk === "string") writeText(PROTOCOL_OUT_FD, chunk);
+				else writeAll(PROTOCOL_OUT_FD, Buffer.from(chunk));
 				const done = rest.find((r) => typeof r === "function") as (() => void) | undefined;
 				done?.();
 				return true;
@@ -83,17 +98,24 @@ export class ProtocolPort {
 		});
 		// Frames may arrive before the kit listens (it is imported after the plugin registers): hold them.
 		this.input.on("newListener", (event) => {
-			if (event === "data") setImmediate(() => this.scheduleDrain());
+			if (event !== "data") return;
+			this.kitListening = true;
+			setImmediate(() => this.scheduleDrain());
 		});
 		this.socket = new Socket({ fd: PROTOCOL_IN_FD, readable: true, writable: false });
-		this.socket.on("data", (chunk: Buffer) => this.ingest(chunk));
+		this.socket.on("data", (chunk: Buffer) => this.received(chunk));
 		this.socket.on("end", () => this.end());
 		this.socket.on("error", () => this.end());
 	}
 
+	/** Whole lines to pier, now (not `output.write`: the kit sends what others write there to stderr). */
+	write(text: string): void {
+		writeText(PROTOCOL_OUT_FD, text);
+	}
+
 	/** One frame to pier, now. */
 	send(frame: unknown): void {
-		writeAll(PROTOCOL_OUT_FD, Buffer.from(`${JSON.stringify(frame)}\n`, "utf8"));
+		writeText(PROTOCOL_OUT_FD, `${JSON.stringify(frame)}\n`);
 	}
 
 	/** A runtime request answered through pier, asynchronously. */
@@ -150,6 +172,30 @@ export class ProtocolPort {
 			this.ingest(Buffer.from(buffer.subarray(0, read)));
 		}
 		return resultValue(answer);
+	}
+
+	/**
+	 * A chunk from the event loop. The common case, whole lines (the chunk ends in LF), nothing held back and
+	 * no answer of the host's own awaited, is the kit's as it is, handed over now: no split, no copy, no
+	 * extra turn. (A late answer to a request the host gave up on may be in it: the kit drops a response
+	 * with an id it does not know.)
+	 */
+	private received(chunk: Buffer): void {
+		if (
+			this.waiting.size === 0 &&
+			this.pendingBytes === 0 &&
+			this.queue.length === 0 &&
+			!this.draining &&
+			chunk[chunk.length - 1] === LF &&
+			this.kitListening
+		) {
+			if (!this.fastPath?.(chunk)) this.toKit(chunk);
+		} else this.ingest(chunk);
+	}
+
+	/** Hands whole lines to the kit now (the fast path's hand-over). */
+	toKit(chunk: Buffer): void {
+		this.input.emit("data", chunk);
 	}
 
 	/** Splits on LF; the host's own responses are taken here, everything else queued for the kit in order. */

@@ -10,7 +10,13 @@ import type { PluginRegistry } from "./registry.js";
 export function registerProviders(
 	pi: Kit.ExtensionAPI,
 	registry: PluginRegistry,
-	options: { capabilities: readonly string[]; id: string; log: (line: string) => void },
+	options: {
+		capabilities: readonly string[];
+		id: string;
+		log: (line: string) => void;
+		/** Every invocation's context, as it arrives. */
+		seen: (ctx: Kit.ExtensionContext) => unknown;
+	},
 ): void {
 	if (registry.providers.length === 0) return;
 	if (!options.capabilities.includes("provider")) {
@@ -23,7 +29,8 @@ export function registerProviders(
 			api: provider.apiStyle || provider.id,
 			label: provider.id,
 			...(provider.baseUrl ? { baseUrl: provider.baseUrl } : {}),
-			complete: (request) => {
+			complete: (request, ctx) => {
+				options.seen(ctx);
 				const input = {
 					model: request.model?.id ?? null,
 					context: {

@@ -4,6 +4,7 @@
  * host turns this into protocol registrations (plugin-host.ts).
  */
 import type { RawString } from "./abi.js";
+import type { ToolFns } from "./tool-ffi.js";
 
 export type FreeFn = (s: RawString) => void;
 export type Ref = { ptr: string | null; len: number };
@@ -15,13 +16,8 @@ export interface NativeTool {
 	description: string;
 	/** JSON Schema (the plugin's text, parsed); an object schema without properties when it was not JSON. */
 	parameters: Record<string, unknown>;
-	execute: (id: Ref, params: RawString, freeParams: unknown) => unknown;
-	poll: (handle: unknown, partialCb: unknown, userData: unknown) => { tag: number; payload: RawString };
-	cancel: (handle: unknown) => void;
-	destroy: (handle: unknown) => void;
-	free: FreeFn;
-	/** `register_tool_with_wake` only. */
-	setWaker?: (handle: unknown, callback: unknown, data: unknown) => void;
+	/** execute, poll, cancel, destroy (and set_waker for `register_tool_with_wake`), with the plugin's free. */
+	fns: ToolFns;
 }
 
 /** A string-in/string-out plugin function with the deallocator for its answer. */

@@ -6,19 +6,9 @@
  * a short backoff (at once, then 1, 2, 4 … up to 50 ms). The agent's abort becomes the plugin's `cancel`;
  * `destroy` runs exactly once whatever happened, after the waker (if any) is unregistered.
  */
-import {
-	callback,
-	HOST_FREE,
-	hostString,
-	koffi,
-	type RawString,
-	ref,
-	StepTag,
-	ToolPartialCb,
-	ToolWakeCb,
-} from "./abi.js";
-import { takeString } from "./loader.js";
+import { StepTag } from "./abi.js";
 import type { NativeTool } from "./registry.js";
+import { type Address, rawCallback, ToolPartialRaw, ToolWakeRaw } from "./tool-ffi.js";
 
 /** rpi's key for the host context in a tool's params (native-abi.md §3.3). */
 export const HOST_CONTEXT_KEY = "__rpi";
@@ -33,10 +23,35 @@ export interface ToolResultJson {
 export interface ToolCallOptions {
 	callId: string;
 	params: unknown;
-	host: { cwd?: string; sessionId?: string };
+	host: { cwd?: string | undefined; sessionId?: string | undefined };
 	/** Asked for only once a step is pending: an immediate tool never pays for an AbortSignal. */
 	signal: () => AbortSignal | undefined;
 	onUpdate: (partial: ToolResultJson) => void;
+}
+
+/** One call in flight, found by its key from the partial and wake callbacks. */
+interface Call {
+	tool: NativeTool;
+	key: number;
+	/** The plugin's handle (nonzero once execute accepted the call). */
+	handle: Address;
+	onUpdate: (partial: ToolResultJson) => void;
+	/** The waker fired since the last poll. */
+	woken: boolean;
+	/** Resolves the wait for a wake, while one is waited for. */
+	waiter: (() => void) | undefined;
+}
+
+/** A call executed and polled once, not answered yet: what the first poll said. */
+export interface Started {
+	/** Undefined when execute failed or refused (nothing to destroy). */
+	call: Call | undefined;
+	first:
+		| { kind: "done"; result: ToolResultJson; text?: string | undefined }
+		| { kind: "failed"; error: unknown }
+		| { kind: "pending" };
+	/** Polls made so far. */
+	polls: number;
 }
 
 /**
@@ -44,29 +59,74 @@ export interface ToolCallOptions {
  * pointer value the plugin hands back, never dereferenced), so a call allocates no native memory for it.
  */
 let nextKey = 1;
-const calls = new Map<number, { tool: NativeTool; onUpdate: (p: ToolResultJson) => void; wake: () => void }>();
-let partialCb: unknown;
-let wakeCb: unknown;
+const calls = new Map<number, Call>();
+let partialCb: Address | undefined;
+let wakeCb: Address | undefined;
 
-function callbacks(): { partial: unknown; wake: unknown } {
-	partialCb ??= callback((partial: RawString, userData: unknown) => {
-		const call = calls.get(Number(koffi.address(userData)));
-		// A partial is plugin memory: reclaimed with the tool's own deallocator, never the host's.
-		const text = takeString(partial, call?.tool.free);
-		if (call && text !== "") call.onUpdate(parseResult(text));
-	}, ToolPartialCb);
-	wakeCb ??= callback((data: unknown) => calls.get(Number(koffi.address(data)))?.wake(), ToolWakeCb);
+function callbacks(): { partial: Address; wake: Address } {
+	partialCb ??= rawCallback((ptr: Address, len: number, key: number) => {
+		const call = calls.get(key);
+		// A partial is plugin memory: reclaimed with the tool's own deallocator, never the host's (leaked when
+		// the key names no call: nothing says whose it is).
+		if (!call) return;
+		const text = call.tool.fns.takeRaw(ptr, Number(len));
+		if (text !== "") call.onUpdate(parseResult(text));
+	}, ToolPartialRaw);
+	wakeCb ??= rawCallback((key: number) => {
+		const call = calls.get(key);
+		if (!call) return;
+		call.woken = true;
+		call.waiter?.();
+	}, ToolWakeRaw);
 	return { partial: partialCb, wake: wakeCb };
 }
 
-/** rpi's lenient AgentToolResult reader (native-abi.md §2.3); text that is not JSON is one text block. */
-export function parseResult(text: string): ToolResultJson {
+/**
+ * Whether parsed result JSON is already what `parseResult` would rebuild (content blocks of exactly
+ * `{type:"text",text}` or `{type:"image",data,mimeType}`, at most `terminate: true` beside them, nothing
+ * else) and its text one line: then the text itself can stand for the value in a frame (fast-tools.ts).
+ * Results with `details` are always rebuilt: a number JSON cannot keep (1e400) must become what
+ * JSON.stringify makes of it.
+ */
+function verbatim(record: Record<string, unknown>, text: string): boolean {
+	for (const key in record) if (key !== "content" && key !== "terminate") return false;
+	if ((record.terminate !== undefined && record.terminate !== true) || !Array.isArray(record.content)) return false;
+	for (const block of record.content as unknown[]) {
+		if (block === null || typeof block !== "object") return false;
+		const b = block as Record<string, unknown>;
+		let keys = 0;
+		for (const _ in b) keys++;
+		const text = b.type === "text" && typeof b.text === "string" && keys === 2;
+		const image = b.type === "image" && typeof b.data === "string" && typeof b.mimeType === "string" && keys === 3;
+		if (!text && !image) return false;
+	}
+	return !text.includes("\n") && !text.includes("\r");
+}
+
+/** `parseResult`, and the text when it can stand for the value as it is (see `verbatim`). */
+export function readResult(text: string): { result: ToolResultJson; text: string | undefined } {
 	let value: unknown;
 	try {
 		value = JSON.parse(text);
 	} catch {
-		return { content: [{ type: "text", text }] };
+		return { result: { content: [{ type: "text", text }] }, text: undefined };
 	}
+	if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+		const record = value as Record<string, unknown>;
+		if (verbatim(record, text)) return { result: record as unknown as ToolResultJson, text };
+	}
+	return { result: parseResult(text, value), text: undefined };
+}
+
+/** rpi's lenient AgentToolResult reader (native-abi.md §2.3); text that is not JSON is one text block. */
+export function parseResult(text: string, parsed?: unknown): ToolResultJson {
+	let value: unknown = parsed;
+	if (parsed === undefined)
+		try {
+			value = JSON.parse(text);
+		} catch {
+			return { content: [{ type: "text", text }] };
+		}
 	if (value === null || typeof value !== "object" || Array.isArray(value)) {
 		return { content: [{ type: "text", text }] };
 	}
@@ -86,76 +146,195 @@ export function parseResult(text: string): ToolResultJson {
 	};
 }
 
-/** The params the plugin sees: the model's, with pier's host context under `__rpi` (overriding the model's). */
-export function paramsWithHost(params: unknown, host: ToolCallOptions["host"]): string {
-	const base = params !== null && typeof params === "object" && !Array.isArray(params) ? params : {};
-	const context = {
-		...(host.cwd !== undefined ? { cwd: host.cwd } : {}),
-		...(host.sessionId !== undefined ? { sessionId: host.sessionId } : {}),
-	};
-	return JSON.stringify({ ...base, [HOST_CONTEXT_KEY]: context });
+/** The last host context's JSON, by its cwd and session id (the same for every call of a session). */
+let contextFor: { cwd: string | undefined; sessionId: string | undefined; json: string } | undefined;
+
+function contextJson(host: ToolCallOptions["host"]): string {
+	const last = contextFor;
+	if (last !== undefined && last.cwd === host.cwd && last.sessionId === host.sessionId) return last.json;
+	const json = JSON.stringify({ cwd: host.cwd, sessionId: host.sessionId });
+	contextFor = { cwd: host.cwd, sessionId: host.sessionId, json };
+	return json;
 }
 
-export async function runTool(tool: NativeTool, options: ToolCallOptions): Promise<ToolResultJson> {
+/**
+ * The params the plugin sees: the model's, with pier's host context under `__rpi` (overriding the model's).
+ * Spliced onto the params' own JSON (which ends in `}`) rather than copied into a new object and serialised.
+ */
+export function paramsWithHost(params: unknown, host: ToolCallOptions["host"]): string {
+	const base = params !== null && typeof params === "object" && !Array.isArray(params) ? params : {};
+	const context = contextJson(host);
+	// The model's own `__rpi` keeps its place in the key order, with the host's value.
+	if (Object.hasOwn(base, HOST_CONTEXT_KEY))
+		return JSON.stringify({ ...base, [HOST_CONTEXT_KEY]: JSON.parse(context) });
+	const body = JSON.stringify(base);
+	return body === "{}"
+		? `{"${HOST_CONTEXT_KEY}":${context}}`
+		: `${body.slice(0, -1)},"${HOST_CONTEXT_KEY}":${context}}`;
+}
+
+/**
+ * One poll: the result when Done (with its text when that can stand for it), an error when Err, undefined
+ * when Pending (its progress, if any, delivered as a partial update).
+ */
+function pollOnce(call: Call, partial: Address): Extract<Started["first"], { kind: "done" }> | undefined {
+	const { fns, name } = call.tool;
+	call.woken = false;
+	const tag = fns.poll(call.handle, partial, call.key);
+	if (tag === StepTag.Done) return { kind: "done", ...readResult(fns.take()) };
+	if (tag === StepTag.Err) throw new Error(fns.take() || `plugin tool '${name}' failed`);
+	if (tag !== StepTag.Pending) throw new Error(`plugin tool '${name}' returned unknown step tag ${tag}`);
+	const progress = fns.take();
+	if (progress !== "") call.onUpdate(parseResult(progress));
+	return undefined;
+}
+
+/** Unregisters the waker and destroys the handle (exactly once per call). */
+function finish(call: Call): void {
+	const { fns } = call.tool;
+	try {
+		fns.setWaker?.(call.handle, 0, 0);
+		fns.destroy(call.handle);
+	} finally {
+		calls.delete(call.key);
+	}
+}
+
+/** execute, the waker installed, the first poll: never throws (a failure is the outcome). */
+export function startTool(
+	tool: NativeTool,
+	callId: string,
+	paramsJson: string,
+	onUpdate: (partial: ToolResultJson) => void,
+): Started {
 	const { partial, wake } = callbacks();
 	const key = nextKey++;
 	if (nextKey > 0x7fff_ffff) nextKey = 1;
-	const address = key;
-	let woken = false;
-	let wakeWaiter: (() => void) | undefined;
-	calls.set(address, {
-		tool,
-		onUpdate: options.onUpdate,
-		wake: () => {
-			woken = true;
-			wakeWaiter?.();
-		},
-	});
-	const handle = tool.execute(ref(options.callId), hostString(paramsWithHost(options.params, options.host)), HOST_FREE);
-	if (handle === null || koffi.address(handle) === 0n) {
-		calls.delete(address);
-		throw new Error(`plugin execute returned null handle for '${tool.name}'`);
+	const call: Call = { tool, key, handle: 0, onUpdate, woken: false, waiter: undefined };
+	calls.set(key, call);
+	try {
+		call.handle = tool.fns.execute(callId, paramsJson);
+	} catch (error) {
+		calls.delete(key);
+		return { call: undefined, first: { kind: "failed", error }, polls: 0 };
 	}
-	if (tool.setWaker) tool.setWaker(handle, wake, key);
+	if (!call.handle) {
+		calls.delete(key);
+		const error = new Error(`plugin execute returned null handle for '${tool.name}'`);
+		return { call: undefined, first: { kind: "failed", error }, polls: 0 };
+	}
+	try {
+		tool.fns.setWaker?.(call.handle, wake, key);
+		return { call, first: pollOnce(call, partial) ?? { kind: "pending" }, polls: 1 };
+	} catch (error) {
+		return { call, first: { kind: "failed", error }, polls: 1 };
+	}
+}
+
+/** The poll `drive` would make at once after the first (no waker, or it woke meanwhile), made here. */
+export function pollAgain(started: Started): void {
+	const { call } = started;
+	if (!call || started.first.kind !== "pending" || (call.tool.fns.setWaker && !call.woken)) return;
+	started.polls++;
+	try {
+		started.first = pollOnce(call, callbacks().partial) ?? started.first;
+	} catch (error) {
+		started.first = { kind: "failed", error };
+	}
+}
+
+/**
+ * The answer of a started call: at once when the first poll ended it (destroyed before this returns), else
+ * a promise while `drive` polls on, with `options`' updates and abort.
+ */
+export function settleTool(started: Started, options: ToolCallOptions): ToolResultJson | Promise<ToolResultJson> {
+	const { call, first } = started;
+	if (first.kind === "pending" && call) {
+		call.onUpdate = options.onUpdate;
+		return drive(call, options, started.polls);
+	}
+	if (call) finish(call);
+	if (first.kind === "failed") throw first.error;
+	if (first.kind === "done") return first.result;
+	throw new Error(`plugin tool '${started.call?.tool.name}' has no handle`);
+}
+
+/** A started call nobody polls again (answered by the fast path, or not taken by the kit): destroyed, after a cancel if it was pending. */
+export function closeTool(started: Started): void {
+	if (!started.call) return;
+	if (started.first.kind === "pending") started.call.tool.fns.cancel(started.call.handle);
+	finish(started.call);
+}
+
+/** A call the fast path (fast-tools.ts) started and hands to the kit, taken by the kit's `execute`. */
+let handedOver: { tool: NativeTool; callId: string; started: Started; partials: ToolResultJson[] } | undefined;
+
+/** Offers `started` to the `runTool` the kit is about to make for this tool and call id; see `takeBack`. */
+export function handOver(tool: NativeTool, callId: string, started: Started, partials: ToolResultJson[]): void {
+	handedOver = { tool, callId, started, partials };
+}
+
+/** What the kit did not take (it answered the invocation without calling the tool), for `closeTool`. */
+export function takeBack(): Started | undefined {
+	const left = handedOver?.started;
+	handedOver = undefined;
+	return left;
+}
+
+/**
+ * Runs a tool call for the kit. The first poll happens before this returns: a tool that is Done (or fails)
+ * at once is answered without a promise or a timer of its own; a pending one continues in `drive`.
+ */
+export function runTool(tool: NativeTool, options: ToolCallOptions): ToolResultJson | Promise<ToolResultJson> {
+	const offered = handedOver;
+	if (offered !== undefined && offered.tool === tool && offered.callId === options.callId) {
+		handedOver = undefined;
+		for (const partial of offered.partials) options.onUpdate(partial);
+		return settleTool(offered.started, options);
+	}
+	return settleTool(
+		startTool(tool, options.callId, paramsWithHost(options.params, options.host), options.onUpdate),
+		options,
+	);
+}
+
+/** A pending call: polled again at each wake (or after a backoff), cancelled by the agent's abort. */
+async function drive(call: Call, options: ToolCallOptions, polls: number): Promise<ToolResultJson> {
+	const { fns } = call.tool;
+	const { partial } = callbacks();
+	// Made only before the first wait: an AbortSignal is costly, and a tool that ends on its second (immediate)
+	// poll never waits. Nothing can abort the call before it first yields.
 	let signal: AbortSignal | undefined;
 	let abort: Promise<"aborted"> | undefined;
 	try {
-		for (let attempt = 0; ; attempt++) {
+		for (let attempt = polls; ; attempt++) {
+			// The second poll at once without a waker (a partial-then-result tool finishes in one turn, its frames
+			// in one write), then after 1, 2, 4 … ≤ 50 ms; with one, at once if it woke meanwhile.
+			const wait = fns.setWaker ? !call.woken : attempt > 1;
+			if (wait) {
+				if (!abort) {
+					signal = options.signal();
+					abort = new Promise<"aborted">((resolve) => {
+						if (signal?.aborted) resolve("aborted");
+						signal?.addEventListener("abort", () => resolve("aborted"), { once: true });
+					});
+				}
+				if (fns.setWaker) {
+					await Promise.race([new Promise<void>((resolve) => (call.waiter = resolve)), abort]);
+					call.waiter = undefined;
+				} else {
+					const delay = Math.min(MAX_BACKOFF_MS, 2 ** (attempt - 2));
+					await Promise.race([new Promise((resolve) => setTimeout(resolve, delay)), abort]);
+				}
+			}
 			if (signal?.aborted) {
-				tool.cancel(handle);
+				fns.cancel(call.handle);
 				throw new Error("plugin tool cancelled");
 			}
-			woken = false;
-			const step = tool.poll(handle, partial, key);
-			if (step.tag === StepTag.Done) return parseResult(takeString(step.payload, tool.free));
-			if (step.tag === StepTag.Err)
-				throw new Error(takeString(step.payload, tool.free) || `plugin tool '${tool.name}' failed`);
-			if (step.tag !== StepTag.Pending)
-				throw new Error(`plugin tool '${tool.name}' returned unknown step tag ${step.tag}`);
-			const progress = takeString(step.payload, tool.free);
-			if (progress !== "") options.onUpdate(parseResult(progress));
-			if (!abort) {
-				signal = options.signal();
-				abort = new Promise<"aborted">((resolve) => {
-					if (signal?.aborted) resolve("aborted");
-					signal?.addEventListener("abort", () => resolve("aborted"), { once: true });
-				});
-			}
-			if (tool.setWaker) {
-				if (woken) continue;
-				await Promise.race([new Promise<void>((resolve) => (wakeWaiter = resolve)), abort]);
-				wakeWaiter = undefined;
-			} else {
-				// Again at once (a partial-then-result tool finishes in one turn, its frames in one write),
-				// then after 1, 2, 4 … ≤ 50 ms.
-				if (attempt === 0) continue;
-				const wait = new Promise((resolve) => setTimeout(resolve, Math.min(MAX_BACKOFF_MS, 2 ** (attempt - 1))));
-				await Promise.race([wait, abort]);
-			}
+			const done = pollOnce(call, partial);
+			if (done) return done.result;
 		}
 	} finally {
-		if (tool.setWaker) tool.setWaker(handle, null, null);
-		tool.destroy(handle);
-		calls.delete(address);
+		finish(call);
 	}
 }

@@ -54,14 +54,13 @@ export function wirePlugin(pi: Kit.ExtensionAPI, plugin: LoadedPlugin, options: 
 			) => {
 				const [, onUpdate, ctx] = rest;
 				seen(ctx);
-				const result = runTool(tool, {
+				return runTool(tool, {
 					callId,
 					params,
-					host: { cwd: ctx.cwd, ...(ctx.sessionId !== undefined ? { sessionId: ctx.sessionId } : {}) },
+					host: { cwd: ctx.cwd, sessionId: ctx.sessionId },
 					signal: () => ctx.signal,
-					onUpdate: (partial) => onUpdate(partial as Kit.AgentToolResult),
-				});
-				return result as Promise<Kit.AgentToolResult>;
+					onUpdate: onUpdate as (partial: unknown) => void,
+				}) as Kit.AgentToolResult | Promise<Kit.AgentToolResult>;
 			},
 		});
 	}
@@ -82,13 +81,19 @@ export function wirePlugin(pi: Kit.ExtensionAPI, plugin: LoadedPlugin, options: 
 	for (const shortcut of registry.shortcuts) {
 		requireCapability(options, "commands", `shortcut "${shortcut.key}"`);
 		// The ABI gives a shortcut no handler of its own: pier lists it (and a press does nothing).
-		pi.registerShortcut(shortcut.key, { description: shortcut.description, handler: () => null });
+		pi.registerShortcut(shortcut.key, {
+			description: shortcut.description,
+			handler: (ctx) => {
+				seen(ctx);
+				return null;
+			},
+		});
 	}
 	for (const flag of registry.flags) {
 		requireCapability(options, "commands", `flag "--${flag.name}"`);
 		pi.registerFlag(flag.name, { type: "boolean", description: flag.description });
 	}
-	registerProviders(pi, registry, options);
+	registerProviders(pi, registry, { ...options, seen });
 	const unsurfaced = [
 		...registry.messageRenderers.map((r) => `message renderer "${r.name}"`),
 		...registry.entryRenderers.map((r) => `entry renderer "${r.name}"`),
