@@ -204,6 +204,8 @@ describe("the chamber's layout, dialogs and accessibility", () => {
 		await dismissToasts(desk);
 		noSerious(await seriousViolations(desk), "a pending confirm");
 		await shot(desk, "11-confirm-focus.png");
+		// A user reads the question first: Enter counts once the grace period is over (the dialog says when).
+		await desk.locator('[data-testid="dialog"][data-armed="true"]').waitFor();
 		await desk.keyboard.press("Enter");
 		await dialog.waitFor({ state: "detached" });
 		await see(rows(desk, "custom"), '"confirmed": true');
@@ -272,7 +274,7 @@ describe("the chamber's layout, dialogs and accessibility", () => {
 		const select = await dialogFocused(desk, "/t-select", "select", "value", "red");
 		await see(select, "Pick");
 		await desk.keyboard.press("ArrowDown");
-		await desk.waitForTimeout(450); // past the grace period for an Enter meant for the composer
+		await desk.locator('[data-testid="dialog"][data-armed="true"]').waitFor(); // past the grace period
 		await desk.keyboard.press("Enter");
 		await select.waitFor({ state: "detached" });
 		await see(rows(desk, "custom"), '"selected": "green"');

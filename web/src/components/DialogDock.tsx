@@ -38,7 +38,12 @@ function Dialog({ sessionId, dialog, waiting }: { sessionId: string; dialog: Dia
 	const [error, setError] = useState<string | undefined>();
 	const [sending, setSending] = useState(false);
 	const root = useRef<HTMLElement>(null);
-	const shownAt = useRef(performance.now());
+	// Armed once the grace period is over: until then an Enter was meant for the composer (the page shows it too).
+	const [armed, setArmed] = useState(false);
+	useEffect(() => {
+		const timer = setTimeout(() => setArmed(true), ENTER_GRACE_MS);
+		return () => clearTimeout(timer);
+	}, []);
 
 	useEffect(() => {
 		const el = root.current;
@@ -83,9 +88,10 @@ function Dialog({ sessionId, dialog, waiting }: { sessionId: string; dialog: Dia
 			data-testid="dialog"
 			data-method={dialog.method}
 			data-request-id={dialog.requestId}
+			data-armed={armed ? "true" : undefined}
 			onKeyDownCapture={(e) => {
 				// Someone typing in the composer when the question appears must not answer it with their Enter.
-				if (e.key === "Enter" && performance.now() - shownAt.current < ENTER_GRACE_MS) {
+				if (e.key === "Enter" && !armed) {
 					e.preventDefault();
 					e.stopPropagation();
 				}
