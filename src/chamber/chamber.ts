@@ -127,7 +127,7 @@ export class Chamber {
 
 	async create(body: CreateSessionBody): Promise<LiveSession> {
 		const cwd = resolve(this.options.defaultCwd, body.cwd ?? ".");
-		if (!isDirectory(cwd)) throw new SessionError(422, "bad_request", `cwd: ${cwd} is not a directory`);
+		if (!isDirectory(cwd)) throw new SessionError("bad_request", `cwd: ${cwd} is not a directory`);
 		if (body.approve !== undefined && this.options.approve === undefined) {
 			this.decideTrust(cwd, body.approve, { parent: body.trustParent === true });
 		}
@@ -136,7 +136,6 @@ export class Chamber {
 			// Answered with approve (true/false) and, for the parent folder, trustParent: true.
 			const parent = trust.parent ? `, trust its parent folder ${trust.parent}` : "";
 			throw new SessionError(
-				409,
 				"trust_required",
 				`${trust.cwd} has files pier would load: ${trust.resources.join(", ")}. Trust it${parent}, or do not trust it.`,
 			);
@@ -167,7 +166,7 @@ export class Chamber {
 		const pending = this.opening.get(id);
 		if (pending) return pending;
 		const file = await this.fileOf(id);
-		if (!file) throw new SessionError(404, "not_found", `no session ${id}`);
+		if (!file) throw new SessionError("not_found", `no session ${id}`);
 		const opening = (async () => {
 			const cwd = readHeaderCwd(file) || this.options.defaultCwd;
 			const flags = this.sessionFlags.get(id);
@@ -196,8 +195,8 @@ export class Chamber {
 		if (open) return open;
 		const pending = this.opening.get(id);
 		if (pending) return pending;
-		if (!(await this.fileOf(id))) throw new SessionError(404, "not_found", `no session ${id}`);
-		throw new SessionError(409, "not_open", `session ${id} is not running; POST /api/pi/sessions/${id}/open first`);
+		if (!(await this.fileOf(id))) throw new SessionError("not_found", `no session ${id}`);
+		throw new SessionError("not_open", `session ${id} is not running; POST /api/pi/sessions/${id}/open first`);
 	}
 
 	/**
@@ -245,7 +244,7 @@ export class Chamber {
 
 	async archive(id: string, archived: boolean): Promise<SessionSummary> {
 		const summary = (await this.listAll()).find((s) => s.id === id);
-		if (!summary) throw new SessionError(404, "not_found", `no session ${id}`);
+		if (!summary) throw new SessionError("not_found", `no session ${id}`);
 		this.shelf.setArchived(id, archived);
 		const changed = { ...summary, ...(archived ? { archived: true } : {}) };
 		this.events.publish("sessions.changed", { reason: "updated", id, session: changed });
@@ -255,10 +254,10 @@ export class Chamber {
 	/** A deleted session back from the trash, within its undo window. */
 	async restore(id: string): Promise<SessionSummary> {
 		const file = this.shelf.restore(id);
-		if (!file) throw new SessionError(410, "gone", `session ${id} is not in the trash (or its undo window passed)`);
+		if (!file) throw new SessionError("gone", `session ${id} is not in the trash (or its undo window passed)`);
 		this.files.set(id, file);
 		const summary = (await this.listAll()).find((s) => s.id === id);
-		if (!summary) throw new SessionError(500, "internal", `session ${id} was restored but is not listed`);
+		if (!summary) throw new SessionError("internal", `session ${id} was restored but is not listed`);
 		this.events.publish("sessions.changed", { reason: "created", id, session: summary });
 		return summary;
 	}
@@ -271,7 +270,7 @@ export class Chamber {
 		// A session that is not running is not started just to be deleted (its extensions would run for nothing).
 		const session = this.live.get(id) ?? (await this.opening.get(id)?.catch(() => undefined));
 		const file = session ? session.file : await this.fileOf(id);
-		if (!session && !file) throw new SessionError(404, "not_found", `no session ${id}`);
+		if (!session && !file) throw new SessionError("not_found", `no session ${id}`);
 		this.live.delete(id);
 		await session?.close();
 		// A session pi never wrote has no file: nothing to keep.
@@ -352,13 +351,11 @@ export class Chamber {
 	 */
 	decideTrust(cwd: string, trusted: boolean | null, options: { parent?: boolean } = {}): TrustView {
 		const dir = canonicalDir(resolve(this.options.defaultCwd, cwd));
-		if (trusted !== null && !isDirectory(dir))
-			throw new SessionError(422, "bad_request", `cwd: ${dir} is not a directory`);
+		if (trusted !== null && !isDirectory(dir)) throw new SessionError("bad_request", `cwd: ${dir} is not a directory`);
 		if (options.parent) {
-			if (trusted !== true)
-				throw new SessionError(422, "bad_request", "parent: only trusting the parent folder is offered");
+			if (trusted !== true) throw new SessionError("bad_request", "parent: only trusting the parent folder is offered");
 			const parent = dirname(dir);
-			if (parent === dir) throw new SessionError(422, "bad_request", `${dir} has no parent folder`);
+			if (parent === dir) throw new SessionError("bad_request", `${dir} has no parent folder`);
 			this.trustStore.setMany([
 				[parent, true],
 				[dir, null],
@@ -377,11 +374,11 @@ export class Chamber {
 	saveUiSettings(settings: UiSettings): UiSettings {
 		for (const trigger of settings.triggers) {
 			if (!isCommandName(trigger.command)) {
-				throw new SessionError(422, "bad_request", `trigger ${trigger.id}: "${trigger.command}" is not a command name`);
+				throw new SessionError("bad_request", `trigger ${trigger.id}: "${trigger.command}" is not a command name`);
 			}
 			const shortcut = trigger.shortcut?.toLowerCase();
 			if (shortcut && BUILTIN_SHORTCUTS.some((s) => s.toLowerCase() === shortcut)) {
-				throw new SessionError(422, "bad_request", `trigger ${trigger.id}: ${trigger.shortcut} is a built-in shortcut`);
+				throw new SessionError("bad_request", `trigger ${trigger.id}: ${trigger.shortcut} is a built-in shortcut`);
 			}
 		}
 		writeJsonFile(this.settingsFile, settings);

@@ -90,10 +90,27 @@ const PAGE_COMMANDS: Partial<Record<ChamberCommand, string>> = {
 };
 
 /** A failed operation with the HTTP status and code to report. */
+/** What went wrong, as the API names it (routes.ts gives each its HTTP status). */
+export type SessionErrorCode =
+	| "not_found"
+	| "unknown_command"
+	| "busy"
+	| "cancelled"
+	| "not_open"
+	| "trust_required"
+	| "gone"
+	| "bad_command"
+	| "bad_file"
+	| "outside_project"
+	| "bad_request"
+	| "page_command"
+	| "app_command_refused"
+	| "internal";
+
+/** A session operation refused for a reason the caller can act on; it knows nothing of HTTP. */
 export class SessionError extends Error {
 	constructor(
-		readonly status: 403 | 404 | 409 | 410 | 422 | 500,
-		readonly code: string,
+		readonly code: SessionErrorCode,
 		message: string,
 	) {
 		super(message);
@@ -500,12 +517,12 @@ export class LiveSession {
 		const bash = userBashOf(text);
 		if (bash) {
 			// pi's terminal refuses a second one while one runs (Esc cancels it first).
-			if (this.session.isBashRunning) throw new SessionError(409, "busy", "a bash command is already running");
+			if (this.session.isBashRunning) throw new SessionError("busy", "a bash command is already running");
 			this.run(runUserBash(this.session, `bash_${++this.bashRuns}`, bash, this.publish), `!${bash.command}`);
 			return;
 		}
 		if (this.session.isStreaming && !text.startsWith("/")) {
-			throw new SessionError(409, "busy", "the agent is running: steer it or queue a follow-up");
+			throw new SessionError("busy", "the agent is running: steer it or queue a follow-up");
 		}
 		// pi's `@file` arguments: the files' text before the message, their images with it.
 		const files = extra.files?.length
@@ -534,11 +551,11 @@ export class LiveSession {
 	 * composer), optionally leaving a summary of the abandoned branch. Clients refetch the rows (`session.branch`).
 	 */
 	async navigate(entryId: string, options: { summarize?: boolean; customInstructions?: string } = {}): Promise<void> {
-		if (this.session.isStreaming) throw new SessionError(409, "busy", "wait for the agent before moving in the tree");
+		if (this.session.isStreaming) throw new SessionError("busy", "wait for the agent before moving in the tree");
 		if (!this.session.sessionManager.getEntry(entryId))
-			throw new SessionError(404, "not_found", `this session has no entry ${entryId}`);
+			throw new SessionError("not_found", `this session has no entry ${entryId}`);
 		const result = await this.session.navigateTree(entryId, options);
-		if (result.cancelled) throw new SessionError(409, "cancelled", "an extension cancelled the move in the tree");
+		if (result.cancelled) throw new SessionError("cancelled", "an extension cancelled the move in the tree");
 		this.publish("session.branch", { leafId: this.session.sessionManager.getLeafId() });
 		if (result.editorText !== undefined) this.ui.replaceEditorText(result.editorText);
 		this.publishUsage();
@@ -549,12 +566,12 @@ export class LiveSession {
 	 * composer. The chamber session follows it (`session.replaced`); the original stays in the list.
 	 */
 	async fork(entryId: string): Promise<{ id: string }> {
-		if (this.session.isStreaming) throw new SessionError(409, "busy", "wait for the agent before forking");
+		if (this.session.isStreaming) throw new SessionError("busy", "wait for the agent before forking");
 		const entry = this.session.sessionManager.getEntry(entryId);
 		if (entry?.type !== "message" || entry.message.role !== "user")
-			throw new SessionError(422, "bad_request", `entryId: ${entryId} is not a user message of this session`);
+			throw new SessionError("bad_request", `entryId: ${entryId} is not a user message of this session`);
 		const result = await this.pier.runtime.fork(entryId);
-		if (result.cancelled) throw new SessionError(409, "cancelled", "an extension cancelled the fork");
+		if (result.cancelled) throw new SessionError("cancelled", "an extension cancelled the fork");
 		if (result.selectedText) this.ui.replaceEditorText(result.selectedText);
 		return { id: this.id };
 	}
@@ -600,25 +617,25 @@ export class LiveSession {
 
 	private async builtin(name: ChamberCommand, args: string): Promise<void> {
 		const needs = (what: string) => {
-			if (!args) throw new SessionError(422, "bad_request", `/${name} needs ${what}`);
+			if (!args) throw new SessionError("bad_request", `/${name} needs ${what}`);
 		};
 		switch (name) {
 			case "new":
-				if (this.session.isStreaming) throw new SessionError(409, "busy", "wait for the agent before starting anew");
+				if (this.session.isStreaming) throw new SessionError("busy", "wait for the agent before starting anew");
 				this.run(
 					this.pier.runtime.newSession().then(() => undefined),
 					"/new",
 				);
 				return;
 			case "compact":
-				if (this.session.isStreaming) throw new SessionError(409, "busy", "wait for the agent before compacting");
+				if (this.session.isStreaming) throw new SessionError("busy", "wait for the agent before compacting");
 				this.run(
 					this.session.compact(args || undefined).then(() => undefined),
 					"/compact",
 				);
 				return;
 			case "reload":
-				if (this.session.isStreaming) throw new SessionError(409, "busy", "wait for the agent before reloading");
+				if (this.session.isStreaming) throw new SessionError("busy", "wait for the agent before reloading");
 				this.run(
 					this.session.reload().then(() => this.piMetrics.reloaded()),
 					"/reload",
@@ -642,7 +659,7 @@ export class LiveSession {
 				await this.fork(args);
 				return;
 			default:
-				throw new SessionError(422, "page_command", `/${name} is the page's: ${PAGE_COMMANDS[name]}`);
+				throw new SessionError("page_command", `/${name} is the page's: ${PAGE_COMMANDS[name]}`);
 		}
 	}
 
@@ -661,10 +678,10 @@ export class LiveSession {
 	/** `/command args` through the prompt path, for registered commands with a valid name only. */
 	async command(name: string, args: string | undefined): Promise<void> {
 		if (!COMMAND_NAME.test(name)) {
-			throw new SessionError(422, "bad_command", `"${name}" is not a command name ([A-Za-z0-9][A-Za-z0-9:_-]{0,127})`);
+			throw new SessionError("bad_command", `"${name}" is not a command name ([A-Za-z0-9][A-Za-z0-9:_-]{0,127})`);
 		}
 		if (!this.commands().some((c) => c.name === name)) {
-			throw new SessionError(404, "unknown_command", `this session has no command /${name}`);
+			throw new SessionError("unknown_command", `this session has no command /${name}`);
 		}
 		await this.prompt(args ? `/${name} ${args}` : `/${name}`);
 	}
@@ -675,10 +692,10 @@ export class LiveSession {
 	 */
 	async appCommand(appId: string, name: string, args: string | undefined): Promise<void> {
 		if (!COMMAND_NAME.test(name)) {
-			throw new SessionError(422, "bad_command", `"${name}" is not a command name ([A-Za-z0-9][A-Za-z0-9:_-]{0,127})`);
+			throw new SessionError("bad_command", `"${name}" is not a command name ([A-Za-z0-9][A-Za-z0-9:_-]{0,127})`);
 		}
 		if (!this.ui.view().apps.some((a) => a.appId === appId)) {
-			throw new SessionError(404, "not_found", `this session has no app surface "${appId}"`);
+			throw new SessionError("not_found", `this session has no app surface "${appId}"`);
 		}
 		const runner = this.session.extensionRunner;
 		const registry = this.pier.extensionHost.registry;
@@ -690,7 +707,7 @@ export class LiveSession {
 			},
 			protocolOwner: (command) => registry.commands.get(command)?.instance.id,
 		});
-		if (problem) throw new SessionError(403, "app_command_refused", problem);
+		if (problem) throw new SessionError("app_command_refused", problem);
 		await this.prompt(args ? `/${name} ${args}` : `/${name}`);
 	}
 
@@ -702,7 +719,7 @@ export class LiveSession {
 	async setModel(ref: string): Promise<void> {
 		const slash = ref.indexOf("/");
 		const model = slash > 0 ? this.session.modelRegistry.find(ref.slice(0, slash), ref.slice(slash + 1)) : undefined;
-		if (!model) throw new SessionError(422, "bad_request", `unknown model "${ref}"`);
+		if (!model) throw new SessionError("bad_request", `unknown model "${ref}"`);
 		await this.session.setModel(model);
 		this.publishModel();
 	}
@@ -710,7 +727,7 @@ export class LiveSession {
 	setThinkingLevel(level: string): void {
 		const levels = this.session.getAvailableThinkingLevels();
 		if (!levels.includes(level as ThinkingLevel)) {
-			throw new SessionError(422, "bad_request", `thinking level must be one of ${levels.join(", ")}`);
+			throw new SessionError("bad_request", `thinking level must be one of ${levels.join(", ")}`);
 		}
 		this.session.setThinkingLevel(level as ThinkingLevel);
 		this.publishModel();

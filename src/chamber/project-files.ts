@@ -70,15 +70,14 @@ export async function attachFiles(
 		try {
 			real = realpathSync(absolute);
 		} catch {
-			throw new SessionError(422, "bad_file", `@${file}: no such file in ${root}`);
+			throw new SessionError("bad_file", `@${file}: no such file in ${root}`);
 		}
-		if (!inside(root, real)) throw new SessionError(403, "bad_file", `@${file}: outside the project (${root})`);
+		if (!inside(root, real)) throw new SessionError("outside_project", `@${file}: outside the project (${root})`);
 		const stat = statSync(real);
-		if (!stat.isFile()) throw new SessionError(422, "bad_file", `@${file}: not a file`);
+		if (!stat.isFile()) throw new SessionError("bad_file", `@${file}: not a file`);
 		if (stat.size === 0) continue; // pi skips empty files
 		if (stat.size > ATTACH_MAX_BYTES) {
 			throw new SessionError(
-				422,
 				"bad_file",
 				`@${file}: ${stat.size} bytes, over the ${ATTACH_MAX_BYTES} bytes a prompt attaches; mention the path instead and let the agent read it`,
 			);

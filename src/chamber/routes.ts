@@ -14,7 +14,7 @@ import { grantRoutes } from "./grant-routes.js";
 import { providerRoutes, thinkingLevelsOf } from "./provider-routes.js";
 import { jsonError } from "./http-errors.js";
 import { jsonBody, NOT_JSON } from "./json-body.js";
-import { SessionError } from "./live-session.js";
+import { SessionError, type SessionErrorCode } from "./live-session.js";
 import { Bodies, type ModelView } from "./wire.js";
 
 /** `rows=N` / `limit=N`: a positive count, or absent for everything; `null` when it is neither. */
@@ -26,14 +26,31 @@ export function rowLimit(value: string | undefined): number | undefined | null {
 
 export const BAD_ROW_LIMIT = "rows/limit must be a whole number from 1 to 100000";
 
+/** The HTTP status of each domain error: the one place the session layer's refusals meet HTTP. */
+const SESSION_ERROR_STATUS: Record<SessionErrorCode, ContentfulStatusCode> = {
+	not_found: 404,
+	unknown_command: 404,
+	busy: 409,
+	cancelled: 409,
+	not_open: 409,
+	trust_required: 409,
+	gone: 410,
+	bad_command: 422,
+	bad_file: 422,
+	outside_project: 403,
+	bad_request: 422,
+	page_command: 422,
+	app_command_refused: 403,
+	internal: 500,
+};
+
 export function failure(c: Context, error: unknown): Response {
 	// Hono's own refusals (a malformed JSON body under a JSON content type) keep their status, in our shape.
 	if (error instanceof HTTPException)
 		return error.status === 400
 			? jsonError(c, 400, "bad_request", NOT_JSON)
 			: jsonError(c, error.status as ContentfulStatusCode, "http", error.message);
-	if (error instanceof SessionError)
-		return jsonError(c, error.status as ContentfulStatusCode, error.code, error.message);
+	if (error instanceof SessionError) return jsonError(c, SESSION_ERROR_STATUS[error.code], error.code, error.message);
 	const message = (error as Error)?.message ?? String(error);
 	// Another pier process writes that session file (session-lease.ts): say who, change nothing.
 	if ((error as Error)?.cause instanceof SessionInUseError) return jsonError(c, 409, "in_use", message);
