@@ -143,15 +143,17 @@ export class SessionIndex {
 		}
 		const seen = new Set(paths);
 		for (const path of this.byPath.keys()) if (!seen.has(path)) this.byPath.delete(path);
-		const all: StoredSession[] = [];
+		// In directory order whatever order the reads finish in: sessions with the same time keep pi's order.
+		const read: (StoredSession | undefined)[] = new Array(paths.length);
 		let next = 0;
 		const worker = async () => {
 			while (next < paths.length) {
-				const session = await this.read(paths[next++]!);
-				if (session) all.push(session);
+				const at = next++;
+				read[at] = await this.read(paths[at]!);
 			}
 		};
 		await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+		const all = read.filter((s): s is StoredSession => s !== undefined);
 		return all.sort((a, b) => b.modified.getTime() - a.modified.getTime());
 	}
 
