@@ -58,8 +58,7 @@ function parsedEntry(line: string): FileEntry | undefined {
  * The file's header and entries, or undefined when it is not a current-version pi session file. `eager`
  * parses every line (the fallback when a line kept for later turns out malformed).
  */
-export function readSessionFile(file: string, eager = false): SessionFile | undefined {
-	const bytes = readFileSync(file);
+function parseSessionFile(bytes: Buffer, eager: boolean): SessionFile | undefined {
 	let header: SessionHeader | undefined;
 	let notSession = false;
 	const entries: FileEntry[] = [];
@@ -217,14 +216,15 @@ export function viewOfFile(
 	file: string,
 	page: { limit?: number; before?: string } = {},
 ): (SessionView & RowPage) | undefined {
-	const parsed = readSessionFile(file);
+	const bytes = readFileSync(file);
+	const parsed = parseSessionFile(bytes, false);
 	if (!parsed) return undefined;
 	try {
 		return build(parsed, page);
 	} catch (error) {
 		if (!(error instanceof LateMalformedLine)) throw error;
 		// A message line with a good start and a bad body (a torn write): read as pi does, skipping it.
-		const eager = readSessionFile(file, true);
+		const eager = parseSessionFile(bytes, true);
 		return eager ? build(eager, page) : undefined;
 	}
 }
