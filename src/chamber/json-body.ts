@@ -9,18 +9,18 @@ import type { Context } from "hono";
 import { validator } from "hono/validator";
 import type { Static, TSchema } from "typebox";
 import { Compile } from "typebox/compile";
+import { isJsonContentType } from "./auth/http.js";
 import { jsonError } from "./http-errors.js";
 
-const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
 export const NOT_JSON = "the body must be JSON";
 
 /** `hint` follows the first error, for bodies whose shape is easier said than derived from the schema. */
 export function jsonBody<S extends TSchema>(schema: S, hint?: string) {
 	const check = Compile(schema);
 	return validator("json", async (parsed, c: Context): Promise<Static<S> | Response> => {
-		const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim();
 		// Hono reads only JSON content types (a malformed body throws its HTTPException, which `failure` maps).
-		if (!JSON_TYPE.test(type)) return jsonError(c, 415, "bad_request", "Content-Type must be application/json");
+		if (!isJsonContentType(c.req.header("content-type")))
+			return jsonError(c, 415, "bad_request", "Content-Type must be application/json");
 		const value: unknown = parsed;
 		if (check.Check(value)) return value as Static<S>;
 		const first = [...check.Errors(value)][0];

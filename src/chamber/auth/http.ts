@@ -283,7 +283,8 @@ async function readBody(c: Context, allowed: readonly string[]): Promise<Record<
 	return parsed as Record<string, unknown>;
 }
 
-function isJsonContentType(value: string | undefined): boolean {
+/** The one rule for a JSON body's Content-Type (checkOrigin and json-body.ts both apply it). */
+export function isJsonContentType(value: string | undefined): boolean {
 	return value?.split(";", 1)[0]?.trim().toLowerCase() === "application/json";
 }
 
