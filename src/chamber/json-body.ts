@@ -8,7 +8,7 @@
 import type { Context } from "hono";
 import { validator } from "hono/validator";
 import type { Static, TSchema } from "typebox";
-import { Compile } from "typebox/compile";
+import { lazyValidator } from "../extensions/protocol/lazy-validator.js";
 import { isJsonContentType } from "./auth/http.js";
 import { jsonError } from "./http-errors.js";
 
@@ -16,7 +16,8 @@ export const NOT_JSON = "the body must be JSON";
 
 /** `hint` follows the first error, for bodies whose shape is easier said than derived from the schema. */
 export function jsonBody<S extends TSchema>(schema: S, hint?: string) {
-	const check = Compile(schema);
+	// Compiled on the first request that uses it: the daemon's start-up compiles nothing it may not need.
+	const check = lazyValidator(schema);
 	return validator("json", async (parsed, c: Context): Promise<Static<S> | Response> => {
 		// Hono reads only JSON content types (a malformed body throws its HTTPException, which `failure` maps).
 		if (!isJsonContentType(c.req.header("content-type")))
