@@ -16,6 +16,7 @@
  * no dependencies beyond Node ≥ 20. docs/protocol-v1.md is the wire reference.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { combine, feedForward, foldInPlace, hookEvent, inPlaceBefore, stopsChain } from "../core/hook-table.mjs";
 
 export const PROTOCOL_VERSION = 1;
 /** The host's default limit (docs/protocol-v1.md §3); the bytes of a frame excluding its LF. */
@@ -132,69 +133,6 @@ const messageOf = (error) => (error instanceof Error ? error.message : String(er
 function quiet(promise) {
 	promise.catch(() => {});
 	return promise;
-}
-
-// ── event hooks: several handlers of one extension give the host one value ───
-
-/** What a handler's return value feeds into the event the next handler sees (rpi's QuickJS rules). */
-const FEED_FORWARD = {
-	tool_call: (event, r) => copyFields(event, r, ["input"]),
-	input: (event, r) => {
-		if (r.action === "transform") copyFields(event, r, ["text", "images"]);
-	},
-	context: (event, r) => copyFields(event, r, ["messages"]),
-	before_provider_request: (event, r) => {
-		event.payload = r;
-	},
-	before_provider_headers: (event, r) => {
-		if (r.headers) event.headers = { ...event.headers, ...r.headers };
-	},
-	before_agent_start: (event, r) => copyFields(event, r, ["systemPrompt"]),
-	message_end: (event, r) => copyFields(event, r, ["message"]),
-	tool_result: (event, r) => copyFields(event, r, ["content", "details", "isError"]),
-};
-
-function copyFields(target, source, keys) {
-	for (const key of keys) if (key in source) target[key] = source[key];
-}
-
-/** How one more handler result joins the results so far. */
-function combine(name, merged, result) {
-	if (name === "before_provider_request" || name === "context") return result; // the latest wins
-	if (name === "input") {
-		if (result.action === "transform") return { ...(merged?.action === "transform" ? merged : {}), ...result };
-		return result.action === "handled" ? result : (merged ?? result);
-	}
-	if (name === "before_agent_start") {
-		// Messages accumulate; the host appends `messages` when non-empty.
-		const { message, messages = [], ...rest } = result;
-		const all = [...(merged?.messages ?? []), ...messages, ...(message ? [message] : [])];
-		return { ...merged, ...rest, ...(all.length > 0 ? { messages: all } : {}) };
-	}
-	const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-	return isObject(merged) && isObject(result) ? { ...merged, ...result } : result;
-}
-
-/** Reducers that stop at the first decisive answer (docs/protocol-v1.md §7.3). */
-function stopsChain(name, result) {
-	if (name === "user_bash") return true;
-	if (name === "tool_call" && result.block === true) return true;
-	if (name === "input" && result.action === "handled") return true;
-	return result.cancel === true;
-}
-
-/** pi extensions mutate these event fields in place; a mutation counts as a returned change. */
-const IN_PLACE = {
-	tool_call: ["input", (merged, v) => ({ ...merged, input: v })],
-	before_provider_headers: ["headers", (merged, v) => ({ ...merged, headers: v })],
-	message_end: ["message", (merged, v) => ({ ...merged, message: v })],
-	before_provider_request: ["payload", (_merged, v) => v],
-};
-
-/** pi's handlers receive `{type, ...data}`. */
-function eventObject(name, data) {
-	const isObject = data !== null && typeof data === "object" && !Array.isArray(data);
-	return isObject ? { type: name, ...data } : { type: name, data };
 }
 
 // ── the runtime ──────────────────────────────────────────────────────────────
@@ -519,18 +457,17 @@ class Runtime {
 	}
 
 	async runHooks(name, data, ctx) {
-		const event = eventObject(name, data);
-		const [field, fold] = IN_PLACE[name] ?? [];
-		const before = field ? JSON.stringify(event[field]) : undefined;
+		const event = hookEvent(name, data);
+		const before = inPlaceBefore(name, event);
 		let merged;
 		for (const handler of this.hooks.get(name) ?? []) {
 			const result = await handler(event, ctx);
 			if (result === undefined || result === null) continue;
 			merged = combine(name, merged, result);
-			FEED_FORWARD[name]?.(event, result);
+			feedForward(name, event, result);
 			if (stopsChain(name, result)) break;
 		}
-		if (field && JSON.stringify(event[field]) !== before) merged = fold(merged, event[field]);
+		merged = foldInPlace(name, merged, before, event);
 		return merged ?? null;
 	}
 
