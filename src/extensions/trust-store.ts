@@ -7,17 +7,9 @@
  * rpi writes `{"version": 1, "decisions": {…}}`; pier reads that form too but writes only the flat one (pi ≥ 0.79
  * rejects rpi's envelope). A store that is neither is an error naming the file, never "trusted".
  */
-import {
-	existsSync,
-	mkdirSync,
-	readFileSync,
-	realpathSync,
-	renameSync,
-	rmdirSync,
-	statSync,
-	writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { withDirLockSync } from "./dir-lock.js";
 
 export const TRUST_FILE = "trust.json";
 
@@ -120,39 +112,18 @@ export class TrustStore {
 
 	private withLock<T>(fn: () => T): T {
 		mkdirSync(dirname(this.lockPath), { recursive: true });
-		const deadline = Date.now() + LOCK_WAIT_MS;
-		for (;;) {
-			try {
-				mkdirSync(this.lockPath);
-				break;
-			} catch (error) {
-				if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-				if (this.removeIfStale()) continue;
-				if (Date.now() >= deadline) {
-					throw new TrustStoreError(
-						`the trust store ${this.file} is locked by another process (${this.lockPath}); try again, or remove that directory if no pi or pier is running`,
-					);
-				}
-				Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, LOCK_RETRY_MS);
-			}
-		}
-		try {
-			return fn();
-		} finally {
-			rmdirSync(this.lockPath);
-		}
+		return withDirLockSync(this.lockPath, this.lockOptions, fn);
 	}
 
-	private removeIfStale(): boolean {
-		try {
-			if (Date.now() - statSync(this.lockPath).mtimeMs < LOCK_STALE_MS) return false;
-			rmdirSync(this.lockPath);
-			return true;
-		} catch {
-			// Gone in between (released): try again.
-			return true;
-		}
-	}
+	private readonly lockOptions = {
+		waitMs: LOCK_WAIT_MS,
+		retryMs: LOCK_RETRY_MS,
+		staleMs: LOCK_STALE_MS,
+		busy: () =>
+			new TrustStoreError(
+				`the trust store ${this.file} is locked by another process (${this.lockPath}); try again, or remove that directory if no pi or pier is running`,
+			),
+	};
 }
 
 function parseStore(text: string, file: string): Map<string, boolean> {

@@ -12,9 +12,10 @@
  * replace the file atomically. pi's SettingsManager merges its own changes into the file the same way, so
  * neither loses the other's keys.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { identifierProblem } from "../manifest.js";
+import { withDirLock } from "../dir-lock.js";
 import { GRANTS, type Grant, isGrant, sortedGrants } from "./vocabulary.js";
 
 export interface GrantEntry {
@@ -127,8 +128,7 @@ export async function changeGrants(
 	if (idProblem) throw new GrantStoreError(`extension id ${idProblem}`);
 	const file = settingsFileOf(agentDir);
 	mkdirSync(dirname(file), { recursive: true });
-	const release = await lock(file);
-	try {
+	return withDirLock(`${file}.lock`, lockOptions(file), () => {
 		let settings: Record<string, unknown> = {};
 		if (existsSync(file)) {
 			const text = readFileSync(file, "utf8");
@@ -162,9 +162,7 @@ export async function changeGrants(
 		else delete settings.extensionHost;
 		atomicWrite(file, `${JSON.stringify(settings, null, 2)}\n`);
 		return next;
-	} finally {
-		release();
-	}
+	});
 }
 
 function atomicWrite(file: string, text: string): void {
@@ -174,35 +172,11 @@ function atomicWrite(file: string, text: string): void {
 	renameSync(tmp, file);
 }
 
-const STALE_MS = 10_000;
-
-/** pi's lock on settings.json: whoever creates `<file>.lock` holds it. */
-async function lock(file: string): Promise<() => void> {
-	const dir = `${file}.lock`;
-	const deadline = Date.now() + 5_000;
-	for (;;) {
-		try {
-			mkdirSync(dir);
-			return () => {
-				try {
-					rmdirSync(dir);
-				} catch {
-					// already gone: a stale-lock sweep by another writer
-				}
-			};
-		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-		}
-		try {
-			if (Date.now() - statSync(dir).mtimeMs > STALE_MS) {
-				rmdirSync(dir);
-				continue;
-			}
-		} catch {
-			continue; // released meanwhile
-		}
-		if (Date.now() > deadline)
-			throw new GrantStoreError(`${file} is locked by another writer (${dir}); try again, or remove ${dir}`);
-		await new Promise((resolve) => setTimeout(resolve, 20));
-	}
-}
+/** pi's lock on settings.json (proper-lockfile's `<file>.lock`), so pier and pi never write it at once. */
+const lockOptions = (file: string) => ({
+	waitMs: 5_000,
+	retryMs: 20,
+	staleMs: 10_000,
+	busy: () =>
+		new GrantStoreError(`${file} is locked by another writer (${file}.lock); try again, or remove ${file}.lock`),
+});
