@@ -31,6 +31,7 @@ import { AppMounts } from "./ui/app-mounts.js";
 import { appCommandProblem, withOwner } from "./ui/app-owner.js";
 import { COMMAND_NAME, LIMITS } from "./ui/descriptors.js";
 import { type DialogEnd, SessionUi } from "./ui/session-ui.js";
+import { SessionError } from "./session-error.js";
 import type {
 	CommandView,
 	EventName,
@@ -88,34 +89,6 @@ const PAGE_COMMANDS: Partial<Record<ChamberCommand, string>> = {
 	session: "GET /api/pi/sessions/:id shows it",
 	hotkeys: "the page lists them",
 };
-
-/** A failed operation with the HTTP status and code to report. */
-/** What went wrong, as the API names it (routes.ts gives each its HTTP status). */
-export type SessionErrorCode =
-	| "not_found"
-	| "unknown_command"
-	| "busy"
-	| "cancelled"
-	| "not_open"
-	| "trust_required"
-	| "gone"
-	| "bad_command"
-	| "bad_file"
-	| "outside_project"
-	| "bad_request"
-	| "page_command"
-	| "app_command_refused"
-	| "internal";
-
-/** A session operation refused for a reason the caller can act on; it knows nothing of HTTP. */
-export class SessionError extends Error {
-	constructor(
-		readonly code: SessionErrorCode,
-		message: string,
-	) {
-		super(message);
-	}
-}
 
 type Persisting = Pick<
 	SessionManager,

@@ -9,7 +9,7 @@ import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { ImageContent } from "@earendil-works/pi-ai";
 import { fuzzyFilter } from "@earendil-works/pi-tui";
 import { piModule } from "../agent/pi-internals.js";
-import { SessionError } from "./live-session.js";
+import { SessionError } from "./session-error.js";
 
 /** How many files a listing walks at most (a home directory must not take the daemon's time). */
 export const FILE_SCAN_LIMIT = 20_000;

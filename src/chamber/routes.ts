@@ -14,7 +14,7 @@ import { grantRoutes } from "./grant-routes.js";
 import { providerRoutes, thinkingLevelsOf } from "./provider-routes.js";
 import { jsonError } from "./http-errors.js";
 import { jsonBody, NOT_JSON } from "./json-body.js";
-import { SessionError, type SessionErrorCode } from "./live-session.js";
+import { SessionError, type SessionErrorCode } from "./session-error.js";
 import { Bodies, type ModelView } from "./wire.js";
 
 /** `rows=N` / `limit=N`: a positive count, or absent for everything; `null` when it is neither. */

@@ -1,0 +1,26 @@
+/** Why a session operation was refused, as a domain code; routes.ts maps each to its HTTP status. */
+export type SessionErrorCode =
+	| "not_found"
+	| "unknown_command"
+	| "busy"
+	| "cancelled"
+	| "not_open"
+	| "trust_required"
+	| "gone"
+	| "bad_command"
+	| "bad_file"
+	| "outside_project"
+	| "bad_request"
+	| "page_command"
+	| "app_command_refused"
+	| "internal";
+
+/** A session operation refused for a reason the caller can act on; it knows nothing of HTTP. */
+export class SessionError extends Error {
+	constructor(
+		readonly code: SessionErrorCode,
+		message: string,
+	) {
+		super(message);
+	}
+}
