@@ -11,7 +11,7 @@
  *   `SessionManager.open(file)` of the same file.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer, get, type ServerResponse } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,6 +22,7 @@ import { startChamber } from "../src/chamber/server.js";
 import { SessionIndex } from "../src/chamber/session-index.js";
 import { EVENTS_VERSION } from "../src/chamber/wire.js";
 import type { Result } from "./figures.js";
+import { httpCall } from "./http.js";
 import { type BenchContext, compareAll, type FigureSpec, timeOnce } from "./harness.js";
 import { assistant, sizeOf, user, writeSession, writeSessions } from "./session-files.js";
 import { SseClients } from "./sse-clients.js";
@@ -67,24 +68,6 @@ function rawFrame(k: number): string {
 		sessionId: "019700000000-0000-0000-0000-000000000000",
 		payload: { row: { kind: "card", id: "a1b2c3d4", source: "entry", card } },
 	} as Parameters<typeof encodeFrame>[0]);
-}
-
-/** GET over a fresh connection; resolves with the body once it is fully read. */
-function httpGet(port: number, path: string, token: string): Promise<string> {
-	return new Promise((resolve, reject) => {
-		// `agent: false`: Node 20's global agent keeps sockets alive, and reusing one the server is closing for
-		// idleness (a baseline can block the loop for seconds) resets the request.
-		get({ host: HOST, port, path, agent: false, headers: { authorization: `Bearer ${token}` } }, (res) => {
-			const chunks: Buffer[] = [];
-			res.on("data", (c: Buffer) => chunks.push(c));
-			res.on("end", () => {
-				const body = Buffer.concat(chunks).toString("utf8");
-				if (res.statusCode !== 200) reject(new Error(`GET ${path}: ${res.statusCode} ${body.slice(0, 300)}`));
-				else resolve(body);
-			});
-			res.on("error", reject);
-		}).on("error", reject);
-	});
 }
 
 /** A daemon on its own pi agent dir (pi and pier read the variable when they list or open, not at import). */
@@ -177,7 +160,7 @@ async function listFigure(ctx: BenchContext, root: string): Promise<Result[]> {
 		const files = writeSessions(project, sessionDir, LISTED, LISTED_BYTES);
 		ctx.log(`  ${files.length} session files, ${(sizeOf(files) / 2 ** 20).toFixed(0)} MiB`);
 		const list = async () => {
-			const body = await httpGet(chamber.port, "/api/pi/sessions", token);
+			const body = await httpCall(chamber.port, token, "GET", "/api/pi/sessions");
 			const n = (JSON.parse(body) as { sessions: unknown[] }).sessions.length;
 			if (n < LISTED) throw new Error(`the chamber listed ${n} sessions, not ${LISTED}`);
 		};
@@ -222,7 +205,9 @@ async function hydrateFigures(ctx: BenchContext, root: string): Promise<Result[]
 				unit: "ms",
 				run: () =>
 					timeOnce(async () => {
-						const view = JSON.parse(await httpGet(chamber.port, `/api/pi/sessions/${session.id}?rows=300`, token));
+						const view = JSON.parse(
+							await httpCall(chamber.port, token, "GET", `/api/pi/sessions/${session.id}?rows=300`),
+						);
 						if ((view as { rows: unknown[] }).rows.length !== 300) throw new Error("expected 300 rows");
 					}),
 				baseline: {

@@ -25,6 +25,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { EventEnvelope, SessionView, TranscriptRow } from "../src/chamber/wire.js";
 import { median, quantile } from "./figures.js";
+import { httpCall } from "./http.js";
 
 const SECONDS = Number(process.env.PIER_SOAK_SECONDS ?? 300);
 const SESSIONS = Number(process.env.PIER_SOAK_SESSIONS ?? 20);
@@ -42,36 +43,8 @@ interface Daemon {
 	pid: number;
 }
 
-function call<T>(d: Daemon, method: string, path: string, body?: unknown): Promise<T> {
-	return new Promise((resolve, reject) => {
-		const payload = body === undefined ? undefined : JSON.stringify(body);
-		const req = request(
-			{
-				host: "127.0.0.1",
-				port: d.port,
-				method,
-				path: `/api/pi${path}`,
-				// A fresh connection each call: a kept-alive socket the daemon closes while paused resets the request.
-				agent: false,
-				headers: {
-					authorization: `Bearer ${d.token}`,
-					...(payload ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {}),
-				},
-			},
-			(res) => {
-				const chunks: Buffer[] = [];
-				res.on("data", (c: Buffer) => chunks.push(c));
-				res.on("end", () => {
-					const text = Buffer.concat(chunks).toString("utf8");
-					if ((res.statusCode ?? 500) >= 300)
-						reject(new Error(`${method} ${path}: ${res.statusCode} ${text.slice(0, 300)}`));
-					else resolve(JSON.parse(text) as T);
-				});
-			},
-		);
-		req.on("error", reject);
-		req.end(payload);
-	});
+async function call<T>(d: Daemon, method: string, path: string, body?: unknown): Promise<T> {
+	return JSON.parse(await httpCall(d.port, d.token, method, `/api/pi${path}`, body)) as T;
 }
 
 /** One SSE client of one session: every numbered frame's arrival, its rows, and a wake-up on `agent.end`. */
