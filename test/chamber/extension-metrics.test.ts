@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { ApiClient, type EventReader, type Serve, startServe } from "../helpers/chamber.js";
+import { type ApiClient, type EventReader, type Serve, servedChamber } from "../helpers/chamber.js";
 import { REPO_ROOT, tempDir } from "../helpers/pier-cli.js";
 
 interface Listed {
@@ -102,10 +102,8 @@ describe("the chamber's extension list with live metrics", () => {
 		);
 		writeFileSync(join(extensions, "metered.ts"), TS_MAIN);
 		const args = ["-e", join(extensions, "proc"), "-e", join(extensions, "qjs"), "-e", join(extensions, "metered.ts")];
-		serveArgs = [...args, "--state-dir", join(dir.path, "state"), "--ui-password", "pw"];
-		serve = await startServe(serveArgs, { agentDir, cwd: dir.path });
-		api = new ApiClient(serve.url);
-		assert.equal((await api.login("pw")).status, 200);
+		serveArgs = args;
+		({ serve, api } = await servedChamber(serveArgs, { agentDir, cwd: dir.path, stateDir: join(dir.path, "state") }));
 	});
 	after(async () => {
 		await serve?.stop();
@@ -217,9 +215,7 @@ describe("the chamber's extension list with live metrics", () => {
 	test("after a daemon restart the session is 409 not_open until opened; its metrics start afresh", async () => {
 		assert.ok(measuredId, "the first test's session");
 		await serve.stop();
-		serve = await startServe(serveArgs, { agentDir, cwd: dir.path });
-		api = new ApiClient(serve.url);
-		assert.equal((await api.login("pw")).status, 200);
+		({ serve, api } = await servedChamber(serveArgs, { agentDir, cwd: dir.path, stateDir: join(dir.path, "state") }));
 		const closed = await api.call<{ error: { code: string } }>("GET", `/api/pi/extensions?session=${measuredId}`);
 		assert.deepEqual([closed.status, closed.body.error.code], [409, "not_open"]);
 		assert.equal((await api.call("POST", `/api/pi/sessions/${measuredId}/open`, {})).status, 200);

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { ApiClient, type Serve, startServe } from "../helpers/chamber.js";
+import { ApiClient, type Serve, servedChamber } from "../helpers/chamber.js";
 import { REPO_ROOT, runPier, tempDir } from "../helpers/pier-cli.js";
 
 const ID = "qjs-rewrite";
@@ -34,12 +34,7 @@ describe("grants through the chamber and the CLI", () => {
 		});
 		symlinkSync(join(REPO_ROOT, "examples/process/node-weather"), join(agentDir, "extensions", "node-weather"));
 		writeFileSync(settingsFile, JSON.stringify({ theme: "dark", extensionHost: { timeouts: { hookMs: 9000 } } }));
-		serve = await startServe(["--state-dir", join(dir.path, "state"), "--ui-password", "hunter2"], {
-			agentDir,
-			cwd: dir.path,
-		});
-		api = new ApiClient(serve.url);
-		assert.equal((await api.login("hunter2")).status, 200);
+		({ serve, api } = await servedChamber([], { agentDir, cwd: dir.path, stateDir: join(dir.path, "state") }));
 	});
 
 	after(async () => {

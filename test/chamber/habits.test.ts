@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { ApiClient, type EventReader, type Serve, startServe } from "../helpers/chamber.js";
+import { type ApiClient, type EventReader, type Serve, servedChamber } from "../helpers/chamber.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../helpers/openai-server.js";
 import { REPO_ROOT, tempDir } from "../helpers/pier-cli.js";
 
@@ -62,22 +62,12 @@ describe("pi's habits in the chamber API", () => {
 			models: [{ id: "local-model", name: "Local", input: ["text", "image"], contextWindow: 200_000, cost: PRICES }],
 		};
 		writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers: { local: provider } }));
-		serve = await startServe(
-			[
-				"--no-examples",
-				"-e",
-				join(REPO_ROOT, "test/fixtures/chamber/bash-hook-ext.ts"),
-				"--model",
-				"local/local-model",
-				"--state-dir",
-				join(dir.path, "state"),
-				"--ui-password",
-				"pw",
-			],
-			{ agentDir, cwd: project },
-		);
-		api = new ApiClient(serve.url);
-		assert.equal((await api.login("pw")).status, 200);
+		const extension = join(REPO_ROOT, "test/fixtures/chamber/bash-hook-ext.ts");
+		({ serve, api } = await servedChamber(["--no-examples", "-e", extension, "--model", "local/local-model"], {
+			agentDir,
+			cwd: project,
+			stateDir: join(dir.path, "state"),
+		}));
 	});
 	after(async () => {
 		await serve?.stop();

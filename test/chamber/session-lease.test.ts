@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { ApiClient, type Serve, startServe } from "../helpers/chamber.js";
+import { type ApiClient, type Serve, servedChamber } from "../helpers/chamber.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../helpers/openai-server.js";
 import { cleanEnv, REPO_ROOT, runPier, tempDir } from "../helpers/pier-cli.js";
 
@@ -31,12 +31,11 @@ before(async () => {
 		models: [{ id: "local-model", name: "Local" }],
 	};
 	writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers: { local: provider } }));
-	serve = await startServe(["--no-examples", "--state-dir", join(dir.path, "state"), "--ui-password", "pw"], {
+	({ serve, api } = await servedChamber(["--no-examples"], {
 		agentDir,
 		cwd: dir.path,
-	});
-	api = new ApiClient(serve.url);
-	assert.equal((await api.login("pw")).status, 200);
+		stateDir: join(dir.path, "state"),
+	}));
 });
 after(async () => {
 	await serve?.stop();

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { ApiClient, type Serve, startServe } from "../helpers/chamber.js";
+import { type ApiClient, type Serve, servedChamber } from "../helpers/chamber.js";
 import { REPO_ROOT, tempDir } from "../helpers/pier-cli.js";
 
 const FIXTURE = join(REPO_ROOT, "test/fixtures/chamber/shutdown-ext.ts");
@@ -14,12 +14,11 @@ let serve: Serve;
 let api: ApiClient;
 
 before(async () => {
-	serve = await startServe(["-e", FIXTURE, "--state-dir", join(dir.path, "state"), "--ui-password", "hunter2"], {
+	({ serve, api } = await servedChamber(["-e", FIXTURE], {
 		agentDir: join(dir.path, "agent"),
 		cwd: dir.path,
-	});
-	api = new ApiClient(serve.url);
-	assert.equal((await api.login("hunter2")).status, 200);
+		stateDir: join(dir.path, "state"),
+	}));
 });
 after(async () => {
 	await serve?.stop();

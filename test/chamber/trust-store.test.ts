@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { ApiClient, type Serve, startServe } from "../helpers/chamber.js";
+import { type ApiClient, type Serve, servedChamber } from "../helpers/chamber.js";
 import { runPier, tempDir } from "../helpers/pier-cli.js";
 
 interface TrustView {
@@ -45,12 +45,7 @@ describe("one trust store for the CLI and the chamber", () => {
 		mkdirSync(stateDir, { recursive: true });
 		// What older pier wrote: its own file in the state dir.
 		writeFileSync(join(stateDir, "trust.json"), JSON.stringify({ projects: { [migrated]: true } }));
-		serve = await startServe(["--no-examples", "--state-dir", stateDir, "--ui-password", "pw"], {
-			agentDir,
-			cwd: dir.path,
-		});
-		api = new ApiClient(serve.url);
-		assert.equal((await api.login("pw")).status, 200);
+		({ serve, api } = await servedChamber(["--no-examples"], { agentDir, cwd: dir.path, stateDir }));
 	});
 	after(async () => {
 		await serve?.stop();

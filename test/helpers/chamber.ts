@@ -234,3 +234,29 @@ export class EventReader {
 		this.req?.destroy();
 	}
 }
+
+export interface ServedChamber {
+	serve: Serve;
+	api: ApiClient;
+}
+
+/**
+ * The usual start of a chamber test: `pier serve` with its state in `stateDir` and a UI password, and a client
+ * signed in with it. `args` are the rest of the command line (extensions, flags, `--no-examples`…).
+ */
+export async function servedChamber(
+	args: readonly string[],
+	options: { agentDir: string; cwd: string; stateDir: string; password?: string; env?: Record<string, string> },
+): Promise<ServedChamber> {
+	const password = options.password ?? "pw";
+	const serve = await startServe([...args, "--state-dir", options.stateDir, "--ui-password", password], options);
+	const api = new ApiClient(serve.url);
+	const login = await api.login(password);
+	if (login.status !== 200) {
+		await serve.stop();
+		throw new Error(
+			`login to the chamber failed with ${login.status}: ${JSON.stringify(login.body)}\n${serve.output()}`,
+		);
+	}
+	return { serve, api };
+}
