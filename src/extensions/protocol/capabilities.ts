@@ -48,7 +48,3 @@ export interface PermissionSet {
 export function permissions(capabilities: Iterable<Capability>, uiCapabilities: Iterable<UiCapability>): PermissionSet {
 	return { capabilities: new Set(capabilities), uiCapabilities: new Set(uiCapabilities) };
 }
-
-export function allowsUi(set: PermissionSet, ui: UiCapability): boolean {
-	return set.capabilities.has("ui") && set.uiCapabilities.has(ui);
-}

@@ -1,5 +1,6 @@
 /** Protocol v1 registrations: what an extension declares in its load phase (`register` frames). */
 import { type Static, Type } from "typebox";
+import type { Capability } from "./capabilities.js";
 import { closed, Json, JsonAs, literals, Opt, tagged } from "./schema-kit.js";
 
 export const CommandDescriptor = closed({ name: Type.String(), description: Opt(Type.String()) });
@@ -79,3 +80,16 @@ export const Registration = Type.Union([
 ]);
 export type Registration = Static<typeof Registration>;
 export type RegistrationKind = Registration["kind"];
+
+/** The capability each registration kind needs (rpi's gate; shortcuts and flags go with commands). */
+export const REGISTRATION_CAPABILITY: Readonly<Record<RegistrationKind, Capability>> = {
+	command: "commands",
+	tool: "tools",
+	event_hook: "event_hooks",
+	message_renderer: "message_renderers",
+	provider_metadata: "provider_metadata",
+	provider: "provider",
+	shortcut: "commands",
+	flag: "commands",
+	overlay: "overlays",
+};

@@ -1,5 +1,6 @@
 /** Protocol v1 UI requests (extension → host, under a `ui` runtime request) and the host's answers. */
 import { type Static, Type } from "typebox";
+import type { UiCapability } from "./capabilities.js";
 import { OverlayInputDeclaration } from "./registrations.js";
 import { closed, literals, Opt, tagged } from "./schema-kit.js";
 
@@ -87,3 +88,36 @@ export const UiResponse = Type.Union([
 	tagged("type", "overlay_opened", {}),
 ]);
 export type UiResponse = Static<typeof UiResponse>;
+
+/**
+ * Per UI request: the UI capability it needs, whether it is an interactive dialog (refused where the session
+ * has no UI), and the answer types it may be given (rpi's `validate_for`).
+ */
+export const UI_REQUESTS: Readonly<
+	Record<UiRequest["type"], { capability: UiCapability; interactive?: true; answers: readonly UiResponse["type"][] }>
+> = {
+	select: { capability: "select", interactive: true, answers: ["selected", "cancelled"] },
+	confirm: { capability: "confirm", interactive: true, answers: ["confirmed", "cancelled"] },
+	input: { capability: "input", interactive: true, answers: ["input", "cancelled"] },
+	editor: { capability: "editor", interactive: true, answers: ["edited", "cancelled"] },
+	// pier addition: a form is a structured input.
+	form: { capability: "input", interactive: true, answers: ["form", "cancelled"] },
+	notify: { capability: "notify", answers: ["acknowledged"] },
+	status: { capability: "status", answers: ["acknowledged"] },
+	widget: { capability: "widget", answers: ["acknowledged"] },
+	title: { capability: "title", answers: ["acknowledged"] },
+	set_editor_text: { capability: "set_editor_text", answers: ["acknowledged"] },
+	get_editor_text: { capability: "editor_text", answers: ["editor_text"] },
+	paste_to_editor: { capability: "editor_text", answers: ["acknowledged"] },
+	set_working_message: { capability: "working", answers: ["acknowledged"] },
+	set_working_visible: { capability: "working", answers: ["acknowledged"] },
+	set_working_indicator: { capability: "working", answers: ["acknowledged"] },
+	set_hidden_thinking_label: { capability: "hidden_thinking", answers: ["acknowledged"] },
+	get_all_themes: { capability: "theme", answers: ["themes"] },
+	get_theme: { capability: "theme", answers: ["theme"] },
+	set_theme: { capability: "theme", answers: ["theme_set"] },
+	get_tools_expanded: { capability: "tools_expanded", answers: ["tools_expanded"] },
+	set_tools_expanded: { capability: "tools_expanded", answers: ["acknowledged"] },
+	overlay_set_rows: { capability: "overlay", answers: ["acknowledged"] },
+	overlay_open: { capability: "overlay", answers: ["overlay_opened"] },
+};
