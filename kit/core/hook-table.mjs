@@ -27,54 +27,68 @@
  * @property {object} [answer] a JSON Schema (plain, so the QuickJS guest can read the table too)
  */
 
-// JSON Schema pieces for the answers. Objects are closed: an unknown field is an invalid answer (REFERENCES #8).
-const str = { type: "string" };
-const bool = { type: "boolean" };
-const any = {};
-const list = (items) => ({ type: "array", items });
-const closed = (properties, required = []) => ({ type: "object", properties, required, additionalProperties: false });
-const CUSTOM_MESSAGE = closed({ customType: str, content: { anyOf: [str, list(any)] }, display: bool, details: any }, [
-	"customType",
-	"content",
-	"display",
-]);
-const cancel = (more = {}) => closed({ cancel: bool, ...more });
+// JSON Schema pieces for the answers, prefixed: a guest may inline this file beside names of its own. Objects
+// are closed: an unknown field makes an answer invalid (REFERENCES #8).
+const jsonString = { type: "string" };
+const jsonBoolean = { type: "boolean" };
+const jsonAny = {};
+const jsonList = (items) => ({ type: "array", items });
+const jsonClosed = (properties, required = []) => ({
+	type: "object",
+	properties,
+	required,
+	additionalProperties: false,
+});
+const JSON_CUSTOM_MESSAGE = jsonClosed(
+	{
+		customType: jsonString,
+		content: { anyOf: [jsonString, jsonList(jsonAny)] },
+		display: jsonBoolean,
+		details: jsonAny,
+	},
+	["customType", "content", "display"],
+);
+const jsonCancel = (more = {}) => jsonClosed({ cancel: jsonBoolean, ...more });
 
 /** @type {Readonly<Record<string, HookSpec>>} */
 export const HOOKS = Object.freeze({
 	project_trust: {
 		producer: "pi",
 		payload: ["cwd", "hasUI", "counts"],
-		answer: closed({ trusted: bool }, ["trusted"]),
+		answer: jsonClosed({ trusted: jsonBoolean }, ["trusted"]),
 	},
 	resources_discover: {
 		producer: "pi",
 		payload: ["cwd", "reason"],
-		answer: closed({ skillPaths: list(str), promptPaths: list(str), themePaths: list(str) }),
+		answer: jsonClosed({
+			skillPaths: jsonList(jsonString),
+			promptPaths: jsonList(jsonString),
+			themePaths: jsonList(jsonString),
+		}),
 	},
 	session_start: { producer: "pi", payload: ["reason", "previousSessionFile"] },
 	session_info_changed: { producer: "pier", payload: ["name"] },
-	session_before_switch: { producer: "pi", payload: ["reason", "targetSessionFile"], answer: cancel() },
+	session_before_switch: { producer: "pi", payload: ["reason", "targetSessionFile"], answer: jsonCancel() },
 	session_before_fork: {
 		producer: "pi",
 		payload: ["entryId", "position"],
-		answer: cancel({ skipConversationRestore: bool }),
+		answer: jsonCancel({ skipConversationRestore: jsonBoolean }),
 	},
 	session_before_compact: {
 		producer: "pi",
 		payload: ["preparation", "branchEntries", "customInstructions", "signal"],
-		answer: cancel({ compaction: any }),
+		answer: jsonCancel({ compaction: jsonAny }),
 	},
 	session_compact: { producer: "pi", payload: ["compactionEntry", "fromExtension"] },
 	session_shutdown: { producer: "pi", payload: ["reason", "targetSessionFile"] },
 	session_before_tree: {
 		producer: "pi",
 		payload: ["preparation", "signal"],
-		answer: cancel({
-			summary: closed({ summary: str, details: any, usage: any }, ["summary"]),
-			customInstructions: str,
-			replaceInstructions: bool,
-			label: str,
+		answer: jsonCancel({
+			summary: jsonClosed({ summary: jsonString, details: jsonAny, usage: jsonAny }, ["summary"]),
+			customInstructions: jsonString,
+			replaceInstructions: jsonBoolean,
+			label: jsonString,
 		}),
 	},
 	session_tree: { producer: "pi", payload: ["newLeafId", "oldLeafId", "summaryEntry", "fromExtension"] },
@@ -83,7 +97,7 @@ export const HOOKS = Object.freeze({
 		feedForward: ["messages"],
 		reduce: "latest",
 		payload: ["messages"],
-		answer: closed({ messages: list(any) }),
+		answer: jsonClosed({ messages: jsonList(jsonAny) }),
 	},
 	before_provider_request: {
 		producer: "pi",
@@ -92,15 +106,16 @@ export const HOOKS = Object.freeze({
 		reduce: "latest",
 		payload: ["payload"],
 		// Any JSON: the replacement payload itself.
-		answer: any,
+		answer: jsonAny,
 	},
 	before_provider_headers: {
 		producer: "pier",
 		inPlace: "headers",
 		payload: ["provider", "modelId", "headers"],
-		answer: closed({ headers: { type: "object", additionalProperties: { anyOf: [str, { type: "null" }] } } }, [
-			"headers",
-		]),
+		answer: jsonClosed(
+			{ headers: { type: "object", additionalProperties: { anyOf: [jsonString, { type: "null" }] } } },
+			["headers"],
+		),
 	},
 	after_provider_response: { producer: "pi", payload: ["status", "headers"] },
 	before_agent_start: {
@@ -108,7 +123,11 @@ export const HOOKS = Object.freeze({
 		feedForward: ["systemPrompt"],
 		reduce: "before_agent_start",
 		payload: ["prompt", "images", "systemPrompt", "systemPromptOptions"],
-		answer: closed({ message: CUSTOM_MESSAGE, messages: list(CUSTOM_MESSAGE), systemPrompt: str }),
+		answer: jsonClosed({
+			message: JSON_CUSTOM_MESSAGE,
+			messages: jsonList(JSON_CUSTOM_MESSAGE),
+			systemPrompt: jsonString,
+		}),
 	},
 	agent_start: { producer: "pi", payload: [] },
 	agent_end: { producer: "pi", payload: ["messages"] },
@@ -122,7 +141,7 @@ export const HOOKS = Object.freeze({
 		feedForward: ["message"],
 		inPlace: "message",
 		payload: ["message"],
-		answer: closed({ message: any }),
+		answer: jsonClosed({ message: jsonAny }),
 	},
 	tool_execution_start: { producer: "pi", payload: ["toolCallId", "toolName", "args"] },
 	tool_execution_update: { producer: "pi", payload: ["toolCallId", "toolName", "args", "partialResult"] },
@@ -135,21 +154,27 @@ export const HOOKS = Object.freeze({
 		inPlace: "input",
 		stops: (a) => a.block === true,
 		payload: ["toolCallId", "toolName", "input"],
-		answer: closed({ block: bool, reason: str, input: any }),
+		answer: jsonClosed({ block: jsonBoolean, reason: jsonString, input: jsonAny }),
 	},
 	tool_result: {
 		producer: "pi",
 		feedForward: ["content", "details", "isError"],
 		payload: ["toolCallId", "toolName", "input", "content", "details", "isError"],
-		answer: closed({ content: list(any), details: any, isError: bool, usage: any }),
+		answer: jsonClosed({ content: jsonList(jsonAny), details: jsonAny, isError: jsonBoolean, usage: jsonAny }),
 	},
 	user_bash: {
 		producer: "pi",
 		stops: () => true,
 		payload: ["command", "excludeFromContext", "cwd"],
-		answer: closed({
-			result: closed(
-				{ output: str, exitCode: { type: "integer" }, cancelled: bool, truncated: bool, fullOutputPath: str },
+		answer: jsonClosed({
+			result: jsonClosed(
+				{
+					output: jsonString,
+					exitCode: { type: "integer" },
+					cancelled: jsonBoolean,
+					truncated: jsonBoolean,
+					fullOutputPath: jsonString,
+				},
 				["output"],
 			),
 		}),
@@ -161,16 +186,16 @@ export const HOOKS = Object.freeze({
 		payload: ["text", "images", "source"],
 		answer: {
 			anyOf: [
-				closed({ action: { const: "continue" } }, ["action"]),
-				closed({ action: { const: "transform" }, text: str, images: list(any) }, ["action", "text"]),
-				closed({ action: { const: "handled" } }, ["action"]),
+				jsonClosed({ action: { const: "continue" } }, ["action"]),
+				jsonClosed({ action: { const: "transform" }, text: jsonString, images: jsonList(jsonAny) }, ["action", "text"]),
+				jsonClosed({ action: { const: "handled" } }, ["action"]),
 			],
 		},
 	},
 	trust_decision: {
 		producer: "pi",
 		payload: ["path", "decision", "isNew"],
-		answer: closed({ approve: bool }, ["approve"]),
+		answer: jsonClosed({ approve: jsonBoolean }, ["approve"]),
 	},
 	// pier: tells a sandboxed extension that part of its hook answer was denied for a missing grant.
 	permission_denied: { producer: "pier", payload: ["hook", "grant", "message", "toolName", "toolCallId"] },
