@@ -9,7 +9,9 @@
  * - `feedForward`: event fields a handler's answer replaces for the next handler (rpi's QuickJS rules);
  * - `inPlace`: the event field pi's handlers mutate in place; a mutation counts as a returned change;
  * - `reduce`: how a further answer joins the answers so far ("merge" by default: objects merge, else the latest);
- * - `stops`: the answer that ends the chain (docs/protocol-v1.md §7.3); `cancel: true` always does.
+ * - `stops`: the answer that ends the chain (docs/protocol-v1.md §7.3); `cancel: true` always does;
+ * - `payload`: the fields of the event's `data` its producer sends (pi's own events also carry `type`);
+ * - `answer`: the JSON Schema a non-null answer must match, checked by the host; none: the answer is ignored.
  */
 
 /** @typedef {"merge" | "latest" | "input" | "before_agent_start"} Reduction */
@@ -21,46 +23,182 @@
  * @property {Reduction} [reduce]
  * @property {(answer: any) => boolean} [stops]
  * @property {true} [replacesEvent] the answer as a whole becomes the next handler's `payload` (before_provider_request)
+ * @property {readonly string[]} payload
+ * @property {object} [answer] a JSON Schema (plain, so the QuickJS guest can read the table too)
  */
+
+// JSON Schema pieces for the answers, prefixed: a guest may inline this file beside names of its own. Objects
+// are closed: an unknown field makes an answer invalid (REFERENCES #8).
+const jsonString = { type: "string" };
+const jsonBoolean = { type: "boolean" };
+const jsonAny = {};
+const jsonList = (items) => ({ type: "array", items });
+const jsonClosed = (properties, required = []) => ({
+	type: "object",
+	properties,
+	required,
+	additionalProperties: false,
+});
+const JSON_CUSTOM_MESSAGE = jsonClosed(
+	{
+		customType: jsonString,
+		content: { anyOf: [jsonString, jsonList(jsonAny)] },
+		display: jsonBoolean,
+		details: jsonAny,
+	},
+	["customType", "content", "display"],
+);
+const jsonCancel = (more = {}) => jsonClosed({ cancel: jsonBoolean, ...more });
 
 /** @type {Readonly<Record<string, HookSpec>>} */
 export const HOOKS = Object.freeze({
-	project_trust: { producer: "pi" },
-	resources_discover: { producer: "pi" },
-	session_start: { producer: "pi" },
-	session_info_changed: { producer: "pier" },
-	session_before_switch: { producer: "pi" },
-	session_before_fork: { producer: "pi" },
-	session_before_compact: { producer: "pi" },
-	session_compact: { producer: "pi" },
-	session_shutdown: { producer: "pi" },
-	session_before_tree: { producer: "pi" },
-	session_tree: { producer: "pi" },
-	context: { producer: "pi", feedForward: ["messages"], reduce: "latest" },
-	before_provider_request: { producer: "pi", inPlace: "payload", replacesEvent: true, reduce: "latest" },
-	before_provider_headers: { producer: "pier", inPlace: "headers" },
-	after_provider_response: { producer: "pi" },
-	before_agent_start: { producer: "pi", feedForward: ["systemPrompt"], reduce: "before_agent_start" },
-	agent_start: { producer: "pi" },
-	agent_end: { producer: "pi" },
-	agent_settled: { producer: "pier" },
-	turn_start: { producer: "pi" },
-	turn_end: { producer: "pi" },
-	message_start: { producer: "pi" },
-	message_update: { producer: "pi" },
-	message_end: { producer: "pi", feedForward: ["message"], inPlace: "message" },
-	tool_execution_start: { producer: "pi" },
-	tool_execution_update: { producer: "pi" },
-	tool_execution_end: { producer: "pi" },
-	model_select: { producer: "pi" },
-	thinking_level_select: { producer: "pi" },
-	tool_call: { producer: "pi", feedForward: ["input"], inPlace: "input", stops: (a) => a.block === true },
-	tool_result: { producer: "pi", feedForward: ["content", "details", "isError"] },
-	user_bash: { producer: "pi", stops: () => true },
-	input: { producer: "pi", reduce: "input", stops: (a) => a.action === "handled" },
-	trust_decision: { producer: "pi" },
+	project_trust: {
+		producer: "pi",
+		payload: ["cwd", "hasUI", "counts"],
+		answer: jsonClosed({ trusted: jsonBoolean }, ["trusted"]),
+	},
+	resources_discover: {
+		producer: "pi",
+		payload: ["cwd", "reason"],
+		answer: jsonClosed({
+			skillPaths: jsonList(jsonString),
+			promptPaths: jsonList(jsonString),
+			themePaths: jsonList(jsonString),
+		}),
+	},
+	session_start: { producer: "pi", payload: ["reason", "previousSessionFile"] },
+	session_info_changed: { producer: "pier", payload: ["name"] },
+	session_before_switch: { producer: "pi", payload: ["reason", "targetSessionFile"], answer: jsonCancel() },
+	session_before_fork: {
+		producer: "pi",
+		payload: ["entryId", "position"],
+		answer: jsonCancel({ skipConversationRestore: jsonBoolean }),
+	},
+	session_before_compact: {
+		producer: "pi",
+		payload: ["preparation", "branchEntries", "customInstructions", "signal"],
+		answer: jsonCancel({ compaction: jsonAny }),
+	},
+	session_compact: { producer: "pi", payload: ["compactionEntry", "fromExtension"] },
+	session_shutdown: { producer: "pi", payload: ["reason", "targetSessionFile"] },
+	session_before_tree: {
+		producer: "pi",
+		payload: ["preparation", "signal"],
+		answer: jsonCancel({
+			summary: jsonClosed({ summary: jsonString, details: jsonAny, usage: jsonAny }, ["summary"]),
+			customInstructions: jsonString,
+			replaceInstructions: jsonBoolean,
+			label: jsonString,
+		}),
+	},
+	session_tree: { producer: "pi", payload: ["newLeafId", "oldLeafId", "summaryEntry", "fromExtension"] },
+	context: {
+		producer: "pi",
+		feedForward: ["messages"],
+		reduce: "latest",
+		payload: ["messages"],
+		answer: jsonClosed({ messages: jsonList(jsonAny) }),
+	},
+	before_provider_request: {
+		producer: "pi",
+		inPlace: "payload",
+		replacesEvent: true,
+		reduce: "latest",
+		payload: ["payload"],
+		// Any JSON: the replacement payload itself.
+		answer: jsonAny,
+	},
+	before_provider_headers: {
+		producer: "pier",
+		inPlace: "headers",
+		payload: ["provider", "modelId", "headers"],
+		answer: jsonClosed(
+			{ headers: { type: "object", additionalProperties: { anyOf: [jsonString, { type: "null" }] } } },
+			["headers"],
+		),
+	},
+	after_provider_response: { producer: "pi", payload: ["status", "headers"] },
+	before_agent_start: {
+		producer: "pi",
+		feedForward: ["systemPrompt"],
+		reduce: "before_agent_start",
+		payload: ["prompt", "images", "systemPrompt", "systemPromptOptions"],
+		answer: jsonClosed({
+			message: JSON_CUSTOM_MESSAGE,
+			messages: jsonList(JSON_CUSTOM_MESSAGE),
+			systemPrompt: jsonString,
+		}),
+	},
+	agent_start: { producer: "pi", payload: [] },
+	agent_end: { producer: "pi", payload: ["messages"] },
+	agent_settled: { producer: "pier", payload: [] },
+	turn_start: { producer: "pi", payload: ["turnIndex", "timestamp"] },
+	turn_end: { producer: "pi", payload: ["turnIndex", "message", "toolResults"] },
+	message_start: { producer: "pi", payload: ["message"] },
+	message_update: { producer: "pi", payload: ["message", "assistantMessageEvent"] },
+	message_end: {
+		producer: "pi",
+		feedForward: ["message"],
+		inPlace: "message",
+		payload: ["message"],
+		answer: jsonClosed({ message: jsonAny }),
+	},
+	tool_execution_start: { producer: "pi", payload: ["toolCallId", "toolName", "args"] },
+	tool_execution_update: { producer: "pi", payload: ["toolCallId", "toolName", "args", "partialResult"] },
+	tool_execution_end: { producer: "pi", payload: ["toolCallId", "toolName", "result", "isError"] },
+	model_select: { producer: "pi", payload: ["model", "previousModel", "source"] },
+	thinking_level_select: { producer: "pi", payload: ["level", "previousLevel"] },
+	tool_call: {
+		producer: "pi",
+		feedForward: ["input"],
+		inPlace: "input",
+		stops: (a) => a.block === true,
+		payload: ["toolCallId", "toolName", "input"],
+		answer: jsonClosed({ block: jsonBoolean, reason: jsonString, input: jsonAny }),
+	},
+	tool_result: {
+		producer: "pi",
+		feedForward: ["content", "details", "isError"],
+		payload: ["toolCallId", "toolName", "input", "content", "details", "isError"],
+		answer: jsonClosed({ content: jsonList(jsonAny), details: jsonAny, isError: jsonBoolean, usage: jsonAny }),
+	},
+	user_bash: {
+		producer: "pi",
+		stops: () => true,
+		payload: ["command", "excludeFromContext", "cwd"],
+		answer: jsonClosed({
+			result: jsonClosed(
+				{
+					output: jsonString,
+					exitCode: { type: "integer" },
+					cancelled: jsonBoolean,
+					truncated: jsonBoolean,
+					fullOutputPath: jsonString,
+				},
+				["output"],
+			),
+		}),
+	},
+	input: {
+		producer: "pi",
+		reduce: "input",
+		stops: (a) => a.action === "handled",
+		payload: ["text", "images", "source"],
+		answer: {
+			anyOf: [
+				jsonClosed({ action: { const: "continue" } }, ["action"]),
+				jsonClosed({ action: { const: "transform" }, text: jsonString, images: jsonList(jsonAny) }, ["action", "text"]),
+				jsonClosed({ action: { const: "handled" } }, ["action"]),
+			],
+		},
+	},
+	trust_decision: {
+		producer: "pi",
+		payload: ["path", "decision", "isNew"],
+		answer: jsonClosed({ approve: jsonBoolean }, ["approve"]),
+	},
 	// pier: tells a sandboxed extension that part of its hook answer was denied for a missing grant.
-	permission_denied: { producer: "pier" },
+	permission_denied: { producer: "pier", payload: ["hook", "grant", "message", "toolName", "toolCallId"] },
 });
 
 /** The hook names, in the table's order. */

@@ -159,7 +159,7 @@ describe("protocol violations at load", () => {
 		[
 			"a tool without the tools capability",
 			{ capabilities: ["event_hooks"] },
-			/without declaring the "tools" capability/,
+			/without the "tools" capability \(undeclared: add "tools" to "capabilities" in .*pi-extension\.json\)/,
 		],
 		["a duplicate tool", { tools: ["echo", "echo"] }, /registered duplicate tool "echo"/],
 	];

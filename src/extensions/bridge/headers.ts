@@ -5,25 +5,20 @@
  */
 import type { ModelRegistry } from "@earendil-works/pi-coding-agent";
 import type { ExtensionHost } from "../host/host.js";
-import { HookResultError } from "./hook-results.js";
+import { HookResultError, hookAnswerProblem } from "./hook-results.js";
 
 const REDACTED = "[redacted]";
 
 function applyHeaderAnswer(headers: Record<string, string>, answer: unknown, extensionId: string): void {
 	if (answer === null || answer === undefined) return;
-	const proposed = (answer as { headers?: unknown }).headers;
-	const shapeOk =
-		typeof answer === "object" &&
-		Object.keys(answer as object).every((k) => k === "headers") &&
-		proposed !== null &&
-		typeof proposed === "object" &&
-		Object.values(proposed as object).every((v) => v === null || typeof v === "string");
-	if (!shapeOk) {
+	const problem = hookAnswerProblem("before_provider_headers", answer);
+	if (problem) {
 		throw new HookResultError(
-			`invalid before_provider_headers result from extension ${extensionId}: expected {"headers":{"name":"value"|null}}`,
+			`invalid before_provider_headers result from extension ${extensionId}: ${problem} (expected {"headers":{"name":"value"|null}})`,
 		);
 	}
-	for (const [name, value] of Object.entries(proposed as Record<string, string | null>)) {
+	const proposed = (answer as { headers: Record<string, string | null> }).headers;
+	for (const [name, value] of Object.entries(proposed)) {
 		if (value === null) delete headers[name];
 		else headers[name] = value;
 	}

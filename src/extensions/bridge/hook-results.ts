@@ -10,64 +10,24 @@
  * assigned. Answers that would make pi use a power the extension lacks (run a command, write or read a
  * file, send a changed provider request) are put to the `gate` first; a denied part is dropped and the call stays as the model made it.
  */
-import { type TSchema, Type } from "typebox";
-import { lazyValidator } from "../protocol/lazy-validator.js";
+import type { TSchema } from "typebox";
+import { HOOKS } from "../../../kit/core/hook-table.mjs";
+import { type LazyValidator, lazyValidator } from "../protocol/lazy-validator.js";
 
-const closed = (properties: Parameters<typeof Type.Object>[0]) =>
-	Type.Object(properties, { additionalProperties: false });
-const Opt = Type.Optional;
-const Json = Type.Unknown();
-const Content = Type.Array(Json);
-const CustomMessage = closed({
-	customType: Type.String(),
-	content: Type.Union([Type.String(), Content]),
-	display: Type.Boolean(),
-	details: Opt(Json),
-});
+/** Each hook's answer schema, from the one hook table the guests and docs/protocol-v1.md read too. */
+const CHECKS = new Map<string, LazyValidator<TSchema>>(
+	Object.entries(HOOKS).flatMap(([name, spec]) =>
+		spec.answer ? [[name, lazyValidator(spec.answer as TSchema)] as const] : [],
+	),
+);
 
-const WIRE: Record<string, TSchema> = {
-	tool_call: closed({ block: Opt(Type.Boolean()), reason: Opt(Type.String()), input: Opt(Json) }),
-	tool_result: closed({ content: Opt(Content), details: Opt(Json), isError: Opt(Type.Boolean()), usage: Opt(Json) }),
-	input: Type.Union([
-		closed({ action: Type.Literal("continue") }),
-		closed({ action: Type.Literal("transform"), text: Type.String(), images: Opt(Content) }),
-		closed({ action: Type.Literal("handled") }),
-	]),
-	context: closed({ messages: Opt(Type.Array(Json)) }),
-	before_agent_start: closed({
-		message: Opt(CustomMessage),
-		messages: Opt(Type.Array(CustomMessage)),
-		systemPrompt: Opt(Type.String()),
-	}),
-	message_end: closed({ message: Opt(Json) }),
-	session_before_switch: closed({ cancel: Opt(Type.Boolean()) }),
-	session_before_fork: closed({ cancel: Opt(Type.Boolean()), skipConversationRestore: Opt(Type.Boolean()) }),
-	session_before_compact: closed({ cancel: Opt(Type.Boolean()), compaction: Opt(Json) }),
-	session_before_tree: closed({
-		cancel: Opt(Type.Boolean()),
-		summary: Opt(closed({ summary: Type.String(), details: Opt(Json), usage: Opt(Json) })),
-		customInstructions: Opt(Type.String()),
-		replaceInstructions: Opt(Type.Boolean()),
-		label: Opt(Type.String()),
-	}),
-	user_bash: closed({
-		result: Opt(
-			closed({
-				output: Type.String(),
-				exitCode: Opt(Type.Integer()),
-				cancelled: Opt(Type.Boolean()),
-				truncated: Opt(Type.Boolean()),
-				fullOutputPath: Opt(Type.String()),
-			}),
-		),
-	}),
-	resources_discover: closed({
-		skillPaths: Opt(Type.Array(Type.String())),
-		promptPaths: Opt(Type.Array(Type.String())),
-		themePaths: Opt(Type.Array(Type.String())),
-	}),
-};
-const CHECKS = new Map(Object.entries(WIRE).map(([name, schema]) => [name, lazyValidator(schema)]));
+/** Why `answer` is not a valid non-null answer to `hook` (undefined: it is, or the hook's answers are ignored). */
+export function hookAnswerProblem(hook: string, answer: unknown): string | undefined {
+	const check = CHECKS.get(hook);
+	if (!check || check.Check(answer)) return undefined;
+	const first = [...check.Errors(answer)][0];
+	return first ? `${first.instancePath || "/"} ${first.message}` : "wrong shape";
+}
 
 export class HookResultError extends Error {
 	override name = "HookResultError";
@@ -154,14 +114,9 @@ export function toPiHookResult(
 		if (sameJson(answer, event.payload) || !gate({ kind: "provider_request" })) return undefined;
 		return answer;
 	}
-	const check = CHECKS.get(hook);
-	if (!check) return undefined; // an advisory hook: answers carry no meaning
-	if (!check.Check(answer)) {
-		const first = [...check.Errors(answer)][0];
-		throw new HookResultError(
-			`invalid ${hook} result ${JSON.stringify(answer).slice(0, 200)}: ${first ? `${first.instancePath || "/"} ${first.message}` : "wrong shape"}`,
-		);
-	}
+	if (!CHECKS.has(hook)) return undefined; // an advisory hook: answers carry no meaning
+	const problem = hookAnswerProblem(hook, answer);
+	if (problem) throw new HookResultError(`invalid ${hook} result ${JSON.stringify(answer).slice(0, 200)}: ${problem}`);
 	const a = answer as Record<string, unknown>;
 	switch (hook) {
 		case "tool_call": {

@@ -16,7 +16,7 @@
 import type { ExtensionHost } from "../host/host.js";
 import type { TrustDecision } from "../trust.js";
 import { isSandboxed } from "./grant-gate.js";
-import { HookResultError } from "./hook-results.js";
+import { HookResultError, hookAnswerProblem } from "./hook-results.js";
 
 async function ask(host: ExtensionHost, hook: string, data: unknown, ignored: Set<string>) {
 	const answers: Array<{ extensionId: string; answer: unknown }> = [];
@@ -33,13 +33,9 @@ async function ask(host: ExtensionHost, hook: string, data: unknown, ignored: Se
 	return answers;
 }
 
-function isShape(answer: unknown, key: string): answer is Record<string, boolean> {
-	return (
-		answer !== null &&
-		typeof answer === "object" &&
-		Object.keys(answer).every((k) => k === key) &&
-		typeof (answer as Record<string, unknown>)[key] === "boolean"
-	);
+/** The hook table's answer schema decides the shape (kit/core/hook-table.mjs). */
+function isShape(hook: string, answer: unknown): answer is Record<string, boolean> {
+	return hookAnswerProblem(hook, answer) === undefined;
 }
 
 /** The id of the extension that approved the project, or undefined. */
@@ -75,7 +71,7 @@ async function decide(
 		};
 		for (const { extensionId, answer } of await ask(host, "project_trust", data, ignored)) {
 			if (answer === null || answer === undefined) continue;
-			if (!isShape(answer, "trusted")) {
+			if (!isShape("project_trust", answer)) {
 				throw new HookResultError(
 					`invalid project_trust result from extension ${extensionId}: expected {"trusted":boolean}`,
 				);
@@ -89,7 +85,7 @@ async function decide(
 	const data = { type: "trust_decision", path: context.cwd, decision, isNew: true };
 	for (const { extensionId, answer } of await ask(host, "trust_decision", data, ignored)) {
 		if (answer === null || answer === undefined) continue;
-		if (!isShape(answer, "approve")) {
+		if (!isShape("trust_decision", answer)) {
 			throw new HookResultError(
 				`invalid trust_decision result from extension ${extensionId}: expected {"approve":boolean}`,
 			);

@@ -9,7 +9,7 @@
  * nothing of it reaches the session except as an error.
  */
 import { identifierProblem, textProblem } from "../manifest.js";
-import { allowsUi, type Capability, type PermissionSet, type UiCapability } from "../protocol/capabilities.js";
+import type { Capability, PermissionSet } from "../protocol/capabilities.js";
 import { FrameError } from "../protocol/codec.js";
 import {
 	type CapabilityManifest,
@@ -24,9 +24,11 @@ import {
 	type RuntimeAction,
 	type UiRequest,
 	type UiResponse,
+	UI_REQUESTS,
 } from "../protocol/frames.js";
 import type { Channel } from "./channel.js";
 import { ExtensionError } from "./errors.js";
+import { CapabilityCheck, helloDenial } from "./permissions.js";
 import { RegistrationBuilder, type Registrations } from "./registrations.js";
 import type { ExtensionMetrics } from "./metrics.js";
 import { MAX_REQUEST_TIMEOUT_MS, type Timeouts } from "./timeouts.js";
@@ -44,6 +46,8 @@ export interface ExtensionSpec {
 	projectTrusted: boolean;
 	/** What the host grants; the extension declares a subset in its hello. */
 	granted: PermissionSet;
+	/** What pi-extension.json declares, when known: tells an undeclared capability from one the launcher withheld. */
+	declared?: PermissionSet;
 	/** The runtime; `quickjs` is sandboxed, and its hook answers are held to the user's grants. */
 	runtime?: "process" | "quickjs" | "native";
 	/** Starts the runtime and returns its channel. */
@@ -97,62 +101,6 @@ class Pending {
 	) {}
 }
 
-const INTERACTIVE = new Set<UiRequest["type"]>(["select", "confirm", "input", "editor", "form"]);
-
-const UI_CAPABILITY_OF: Record<UiRequest["type"], UiCapability> = {
-	select: "select",
-	confirm: "confirm",
-	input: "input",
-	editor: "editor",
-	// pier addition: a form is a structured input.
-	form: "input",
-	notify: "notify",
-	status: "status",
-	widget: "widget",
-	title: "title",
-	set_editor_text: "set_editor_text",
-	get_editor_text: "editor_text",
-	paste_to_editor: "editor_text",
-	set_working_message: "working",
-	set_working_visible: "working",
-	set_working_indicator: "working",
-	set_hidden_thinking_label: "hidden_thinking",
-	get_all_themes: "theme",
-	get_theme: "theme",
-	set_theme: "theme",
-	get_tools_expanded: "tools_expanded",
-	set_tools_expanded: "tools_expanded",
-	overlay_set_rows: "overlay",
-	overlay_open: "overlay",
-};
-
-/** The response types a UI request may be answered with (rpi's `validate_for`). */
-const UI_ANSWERS: Record<UiRequest["type"], ReadonlyArray<UiResponse["type"]>> = {
-	select: ["selected", "cancelled"],
-	confirm: ["confirmed", "cancelled"],
-	input: ["input", "cancelled"],
-	editor: ["edited", "cancelled"],
-	form: ["form", "cancelled"],
-	get_editor_text: ["editor_text"],
-	get_all_themes: ["themes"],
-	get_theme: ["theme"],
-	get_tools_expanded: ["tools_expanded"],
-	set_theme: ["theme_set"],
-	overlay_open: ["overlay_opened"],
-	notify: ["acknowledged"],
-	status: ["acknowledged"],
-	widget: ["acknowledged"],
-	title: ["acknowledged"],
-	set_editor_text: ["acknowledged"],
-	paste_to_editor: ["acknowledged"],
-	set_working_message: ["acknowledged"],
-	set_working_visible: ["acknowledged"],
-	set_working_indicator: ["acknowledged"],
-	set_hidden_thinking_label: ["acknowledged"],
-	set_tools_expanded: ["acknowledged"],
-	overlay_set_rows: ["acknowledged"],
-};
-
 /** setTimeout's longest delay; a later deadline is swept at this distance and re-armed. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -178,6 +126,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error)
 export class ExtensionInstance {
 	phase: Phase = "handshake";
 	manifest: CapabilityManifest | undefined;
+	/** The capability check against the hello and the spec, from the accepted hello on. */
+	private capabilities: CapabilityCheck | undefined;
 	registrations: Registrations | undefined;
 	/** Why the instance stopped, once it has. */
 	failure: string | undefined;
@@ -492,18 +442,17 @@ export class ExtensionInstance {
 		const ui = manifest.uiCapabilities ?? [];
 		if (ui.length > 0 && !caps.includes("ui"))
 			throw new Error('hello declares UI operations without the "ui" capability');
-		const ungranted = caps.find((c) => !this.spec.granted.capabilities.has(c));
-		if (ungranted) throw new Error(`extension requested ungranted capability "${ungranted}"`);
-		const ungrantedUi = ui.find((c) => !this.spec.granted.uiCapabilities.has(c));
-		if (ungrantedUi) throw new Error(`extension requested ungranted UI capability "${ungrantedUi}"`);
+		const denied = helloDenial(this.spec, manifest);
+		if (denied) throw new Error(denied);
 		this.manifest = manifest;
+		this.capabilities = new CapabilityCheck(this.spec, manifest);
 		return manifest;
 	}
 
 	/** Entered as the hello is accepted, so every later frame is judged by the load phase's rules. */
 	private beginLoad(manifest: CapabilityManifest): void {
 		const declared = new Set<Capability>(manifest.capabilities ?? []);
-		const builder = new RegistrationBuilder(declared, this.spec.granted);
+		const builder = new RegistrationBuilder(declared, this.spec.granted, this.spec);
 		this.loading = { id: this.nextRequestId(), builder, done: deferred<void>() };
 		this.phase = "loading";
 		this.channel.send({ type: "request", id: this.loading.id, generation: this.generation, request: { kind: "load" } });
@@ -540,21 +489,17 @@ export class ExtensionInstance {
 		}
 		if (this.phase === "ready") return this.trySend(failure(id, "not_active", "extension is not active yet"));
 		if (this.inbound.has(id)) throw new Error(`duplicate extension request id "${id}"`);
-		const declared = new Set(this.manifest?.capabilities ?? []);
-		const declaredUi = new Set(this.manifest?.uiCapabilities ?? []);
 		const host = this.options.runtimeHost();
+		const check = this.capabilities ?? new CapabilityCheck(this.spec, {});
 		if (request.kind === "ui") {
-			const capability = UI_CAPABILITY_OF[request.ui.request.type];
-			if (!declared.has("ui") || !declaredUi.has(capability) || !allowsUi(this.spec.granted, capability)) {
+			const { capability, interactive } = UI_REQUESTS[request.ui.request.type];
+			const denied = check.ui(capability);
+			if (denied) {
 				return this.trySend(
-					failure(
-						id,
-						"permission_denied",
-						`UI capability "${capability}" was not granted (needs "ui" and "${capability}")`,
-					),
+					failure(id, "permission_denied", `UI capability "${capability}" was not granted (${denied.message})`),
 				);
 			}
-			if (INTERACTIVE.has(request.ui.request.type) && !(host?.hasUi ?? false)) {
+			if (interactive && !(host?.hasUi ?? false)) {
 				return this.trySend(
 					failure(
 						id,
@@ -571,15 +516,20 @@ export class ExtensionInstance {
 				request.ui.timeoutMs === undefined ? undefined : Math.min(request.ui.timeoutMs, MAX_REQUEST_TIMEOUT_MS);
 			return this.serveInbound(id, "ui_request_failed", timeoutMs, async (signal) => {
 				const answer = await admitted(host.ui(uiRequest, { instance: this, signal }));
-				if (!UI_ANSWERS[uiRequest.type].includes(answer.type)) {
+				if (!UI_REQUESTS[uiRequest.type].answers.includes(answer.type)) {
 					throw new Error(`UI response type "${answer.type}" does not match request type "${uiRequest.type}"`);
 				}
 				return answer;
 			});
 		}
-		if (!declared.has("session_actions") || !this.spec.granted.capabilities.has("session_actions")) {
+		const denied = check.capability("session_actions");
+		if (denied) {
 			return this.trySend(
-				failure(id, "permission_denied", 'session action capability "session_actions" was not granted'),
+				failure(
+					id,
+					"permission_denied",
+					`session action capability "session_actions" was not granted (${denied.message})`,
+				),
 			);
 		}
 		if (!host) return this.trySend(failure(id, "action_unavailable", "this session has no extension action host"));

@@ -5,20 +5,14 @@
  */
 import { identifierProblem, textProblem } from "../manifest.js";
 import type { Capability, PermissionSet } from "../protocol/capabilities.js";
-import type { CommandDescriptor, Registration, RegistrationKind, ToolDescriptor } from "../protocol/frames.js";
+import {
+	type CommandDescriptor,
+	REGISTRATION_CAPABILITY,
+	type Registration,
+	type ToolDescriptor,
+} from "../protocol/frames.js";
 import { HOOK_NAMES } from "./hooks.js";
-
-const CAPABILITY_OF: Record<RegistrationKind, Capability> = {
-	command: "commands",
-	tool: "tools",
-	event_hook: "event_hooks",
-	message_renderer: "message_renderers",
-	provider_metadata: "provider_metadata",
-	provider: "provider",
-	shortcut: "commands",
-	flag: "commands",
-	overlay: "overlays",
-};
+import { CapabilityCheck, type PermissionSubject } from "./permissions.js";
 
 export class RegistrationError extends Error {
 	override name = "RegistrationError";
@@ -66,18 +60,22 @@ export class RegistrationBuilder {
 	readonly registrations = emptyRegistrations();
 	private readonly seen = new Map<string, Set<string>>();
 
-	constructor(
-		private readonly declared: ReadonlySet<Capability>,
-		private readonly granted: PermissionSet,
-	) {}
+	private readonly check: CapabilityCheck;
+
+	/** `declared`: what the extension's hello declares; `subject`: what its launch spec declares and grants. */
+	constructor(declared: ReadonlySet<Capability>, granted: PermissionSet, subject?: PermissionSubject) {
+		this.check = new CapabilityCheck(subject ?? { source: "pi-extension.json", granted }, {
+			capabilities: [...declared],
+		});
+	}
 
 	register(registration: Registration): void {
-		const capability = CAPABILITY_OF[registration.kind];
-		if (!this.declared.has(capability)) {
-			throw new RegistrationError(`registered ${registration.kind} without declaring the "${capability}" capability`);
-		}
-		if (!this.granted.capabilities.has(capability)) {
-			throw new RegistrationError(`registered ${registration.kind} but the "${capability}" capability was not granted`);
+		const capability = REGISTRATION_CAPABILITY[registration.kind];
+		const denied = this.check.capability(capability);
+		if (denied) {
+			throw new RegistrationError(
+				`registered ${registration.kind} without the "${capability}" capability (${denied.message})`,
+			);
 		}
 		const r = this.registrations;
 		switch (registration.kind) {

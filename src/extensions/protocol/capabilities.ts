@@ -1,5 +1,5 @@
 /** The permission vocabulary of protocol v1 (rpi's `ExtensionCapability` / `ExtensionUiCapability`). */
-import { Type } from "typebox";
+import { literals } from "./schema-kit.js";
 
 export const CAPABILITIES = [
 	"commands",
@@ -33,8 +33,8 @@ export const UI_CAPABILITIES = [
 ] as const;
 export type UiCapability = (typeof UI_CAPABILITIES)[number];
 
-export const CapabilitySchema = Type.Unsafe<Capability>(Type.Union(CAPABILITIES.map((c) => Type.Literal(c))));
-export const UiCapabilitySchema = Type.Unsafe<UiCapability>(Type.Union(UI_CAPABILITIES.map((c) => Type.Literal(c))));
+export const CapabilitySchema = literals(CAPABILITIES);
+export const UiCapabilitySchema = literals(UI_CAPABILITIES);
 
 /** QuickJS factories cannot carry these across the protocol boundary. */
 export const QUICKJS_UNSUPPORTED_CAPABILITIES: readonly Capability[] = ["message_renderers", "provider_metadata"];
@@ -47,8 +47,4 @@ export interface PermissionSet {
 
 export function permissions(capabilities: Iterable<Capability>, uiCapabilities: Iterable<UiCapability>): PermissionSet {
 	return { capabilities: new Set(capabilities), uiCapabilities: new Set(uiCapabilities) };
-}
-
-export function allowsUi(set: PermissionSet, ui: UiCapability): boolean {
-	return set.capabilities.has("ui") && set.uiCapabilities.has(ui);
 }

@@ -15,6 +15,7 @@ export function manifestSpec(
 		cwd: options.cwd,
 		projectTrusted: options.projectTrusted,
 		granted: options.granted ?? permissions(manifest.capabilities, manifest.uiCapabilities),
+		declared: permissions(manifest.capabilities, manifest.uiCapabilities),
 		runtime: manifest.runtime.kind,
 		launch,
 	};
