@@ -175,7 +175,13 @@ export function terminalOverlaySurface(ui: ExtensionUIContext): OverlaySurface {
 				},
 				{
 					overlay: true,
-					overlayOptions: { width: "70%", minWidth: 40, maxHeight: "90%", anchor: "center", nonCapturing: view.nonCapturing },
+					overlayOptions: {
+						width: "70%",
+						minWidth: 40,
+						maxHeight: "90%",
+						anchor: "center",
+						nonCapturing: view.nonCapturing,
+					},
 				},
 			)
 			.then(end, end);

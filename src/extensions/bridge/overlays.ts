@@ -210,7 +210,9 @@ export class OverlayController {
 			(error: unknown) => {
 				if (event.kind === "submit") open.submitting = false;
 				if (this.open !== open) return;
-				open.screen.setStatus(`${event.kind === "submit" ? "submit" : event.action} failed: ${(error as Error).message}`);
+				open.screen.setStatus(
+					`${event.kind === "submit" ? "submit" : event.action} failed: ${(error as Error).message}`,
+				);
 				onFailure?.();
 			},
 		);

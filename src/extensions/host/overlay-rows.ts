@@ -45,7 +45,9 @@ const STYLES: ReadonlySet<string> = new Set(OVERLAY_STYLES);
 function boundText(text: string): string {
 	const redacted = redactSecrets(text);
 	// Only walk code points when the UTF-16 length could be over the cap.
-	return redacted.length <= OVERLAY_MAX_ROW_CHARS ? redacted : Array.from(redacted).slice(0, OVERLAY_MAX_ROW_CHARS).join("");
+	return redacted.length <= OVERLAY_MAX_ROW_CHARS
+		? redacted
+		: Array.from(redacted).slice(0, OVERLAY_MAX_ROW_CHARS).join("");
 }
 
 export function sanitizeOverlayRows(rows: readonly OverlayRowInput[]): OverlayRow[] {
