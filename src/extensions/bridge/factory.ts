@@ -208,8 +208,9 @@ function registerOverlayCommand(
 ): void {
 	pi.registerCommand("overlay", {
 		description: "Open an extension overlay: /overlay <id>",
+		// A complete id offers nothing, so Enter runs the command instead of accepting the same text.
 		getArgumentCompletions: (prefix) =>
-			overlays.ids.filter((id) => id.startsWith(prefix)).map((id) => ({ value: id, label: id })),
+			overlays.ids.filter((id) => id.startsWith(prefix) && id !== prefix).map((id) => ({ value: id, label: id })),
 		handler: async (args, ctx) => {
 			seen(ctx);
 			const ids = overlays.ids;

@@ -47,7 +47,7 @@ class OverlayPanel {
 		this.rows = view.rows;
 		if (view.input) {
 			this.input = new Input();
-			this.input.setValue(view.input.value);
+			this.seed(view.input.value);
 			this.input.focused = true;
 		}
 	}
@@ -68,8 +68,17 @@ class OverlayPanel {
 		this.tui.requestRender();
 	}
 
+	/**
+	 * A draft is continued, not typed in front of: pi-tui 0.74.2's Input keeps its cursor where it was and has
+	 * no setter for it (a private field, pinned version; revisit on upgrade).
+	 */
+	private seed(text: string): void {
+		this.input?.setValue(text);
+		if (this.input) (this.input as unknown as { cursor: number }).cursor = text.length;
+	}
+
 	restoreDraft(text: string): void {
-		if (this.input && this.input.getValue() === "") this.input.setValue(text);
+		if (this.input && this.input.getValue() === "") this.seed(text);
 		this.tui.requestRender();
 	}
 
@@ -99,9 +108,7 @@ class OverlayPanel {
 			const placeholder = this.view.input?.placeholder;
 			out.push(border(`├${"─".repeat(inner + 2)}┤`));
 			out.push(
-				draft === "" && placeholder
-					? line(`> ${t.fg("dim", placeholder)}`)
-					: line(`> ${this.input.render(inner - 2)[0] ?? ""}`),
+				draft === "" && placeholder ? line(`> ${t.fg("dim", placeholder)}`) : line(this.input.render(inner)[0] ?? ""), // Input draws its own "> "
 			);
 		}
 		const hint = this.input ? " Enter send · Esc close · ↑↓ scroll " : " Esc close · ↑↓ scroll ";
