@@ -272,10 +272,14 @@ describe("overlays in a real pi session (a UI with its own overlay surface, as t
 			assert.match(open.view.rows[2]!.text, /^secret \[REDACTED\]$/);
 			open.events.submit("what is 2+2?");
 			await until(() => open.rows.length > 0, "the rows the submit pushed");
-			assert.deepEqual(open.rows.at(-1), [{ text: "hello from overlay" }, { text: "you said: what is 2+2?" }]);
+			assert.deepEqual(open.rows.at(-1), [
+				{ text: "hello from overlay", style: "bold" },
+				{ text: "you said: what is 2+2?" },
+				{ text: "side agent: 12 characters noted", style: "success" },
+			]);
 			open.events.key("scroll_down");
 			await until(() => open.rows.length > 1, "the rows the key pushed");
-			assert.deepEqual(open.rows.at(-1)!.at(-1), { text: "last key: scroll_down" });
+			assert.deepEqual(open.rows.at(-1)!.at(-1), { text: "last key: scroll_down", style: "dim" });
 			open.events.submit("fail please");
 			await until(() => open.status.some((s) => s?.includes("unwell")), "the failed submit's status");
 			assert.ok(open.status.includes("submit failed: the side agent is unwell"), open.status.join("|"));

@@ -13,7 +13,14 @@ import type { OverlayInputEvents, OverlayScreen, OverlaySurface, OverlayView } f
 
 const PAGE = 10;
 
-function styled(theme: Theme, style: OverlayStyle | undefined, text: string): string {
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+const CONTROL = /[\u0000-\u001F\u007F-\u009F]/g;
+
+/** An extension's text never writes to the terminal itself: an ESC would start a sequence of its choosing. */
+const printable = (text: string) => text.replace(CONTROL, "\uFFFD");
+
+function styled(theme: Theme, style: OverlayStyle | undefined, raw: string): string {
+	const text = printable(raw);
 	switch (style) {
 		case "bold":
 			return theme.bold(text);
@@ -94,7 +101,7 @@ class OverlayPanel {
 			const cut = truncateToWidth(content, inner);
 			return `${border("│")} ${cut}${" ".repeat(Math.max(0, inner - visibleWidth(cut)))} ${border("│")}`;
 		};
-		const title = truncateToWidth(` ${this.view.title} `, inner);
+		const title = truncateToWidth(` ${printable(this.view.title)} `, inner);
 		const out = [border(`┌─${t.bold(title)}${"─".repeat(Math.max(0, inner - visibleWidth(title)))}─┐`)];
 		const shown = this.rows.slice(this.scroll, this.scroll + this.window);
 		for (const row of shown) out.push(line(styled(t, row.style, row.text)));
@@ -102,7 +109,7 @@ class OverlayPanel {
 		if (this.rows.length > this.window) {
 			out.push(line(t.fg("dim", `rows ${this.scroll + 1}–${this.scroll + shown.length} of ${this.rows.length}`)));
 		}
-		if (this.status) out.push(line(t.fg("warning", this.status)));
+		if (this.status) out.push(line(t.fg("warning", printable(this.status))));
 		if (this.input) {
 			const draft = this.input.getValue();
 			const placeholder = this.view.input?.placeholder;

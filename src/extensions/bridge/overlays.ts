@@ -8,21 +8,11 @@
 import type { ExtensionContext, ExtensionUIContext } from "@earendil-works/pi-coding-agent";
 import type { ExtensionHost } from "../host/host.js";
 import type { ExtensionInstance } from "../host/instance.js";
-import { type OverlayKeyAction, type OverlayRow, sanitizeOverlayRows } from "../host/overlay-rows.js";
+import { type OverlayKeyAction, type OverlayRow, type OverlayView, sanitizeOverlayRows } from "../host/overlay-rows.js";
 import type { ContextSnapshot, UiRequest, UiResponse } from "../protocol/frames.js";
 import { terminalOverlaySurface } from "./overlay-terminal.js";
 
-/** What a surface is asked to show. */
-export interface OverlayView {
-	id: string;
-	title: string;
-	extensionId: string;
-	rows: OverlayRow[];
-	/** Present when the overlay declared `input`: the host's editor, seeded once with `value`. */
-	input?: { placeholder?: string; multiline: boolean; value: string };
-	/** Drawn without taking the keyboard (rpi's `nonCapturing`). */
-	nonCapturing: boolean;
-}
+export type { OverlayView };
 
 /** What the user did, as the surface reports it. `closed` follows an `abort` key when the user closed it. */
 export interface OverlayInputEvents {

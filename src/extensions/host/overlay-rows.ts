@@ -34,6 +34,18 @@ export interface OverlayRow {
 	style?: OverlayStyle;
 }
 
+/** What a surface (the terminal's, the chamber's) is asked to show: also the chamber's wire shape. */
+export interface OverlayView {
+	id: string;
+	title: string;
+	extensionId: string;
+	rows: OverlayRow[];
+	/** Present when the overlay declared `input`: the host's editor, seeded once with `value`. */
+	input?: { placeholder?: string; multiline: boolean; value: string };
+	/** Drawn without taking the keyboard (rpi's `nonCapturing`). */
+	nonCapturing: boolean;
+}
+
 /** An `overlay_render` answer once checked: rows (sanitized) and the editor's opening draft, if any. */
 export interface OverlayRender {
 	rows: OverlayRow[];
