@@ -97,6 +97,7 @@ test("a process extension's overlay opens as a pi overlay, renders within bounds
 	assert.match(screen, /│ hello from overlay/);
 	assert.match(screen, /│ secret \[REDACTED\]/);
 	assert.doesNotMatch(screen, /ghp_/);
+	assert.match(screen, /│ escape \uFFFD\[2Jhere/); // the ESC is drawn, not sent
 	assert.match(screen, /> initial draft/);
 	// The editor is the host's: typing continues the draft, Enter sends it to the extension's onSubmit.
 	type(name, " please");

@@ -66,6 +66,7 @@ describe("protocol overlays in the chamber", () => {
 		assert.equal(await rowsOf().nth(2).getAttribute("data-style"), "error");
 		assert.equal(await rowsOf().nth(3).getAttribute("data-style"), null); // "blink" is not a style
 		assert.doesNotMatch((await overlay.textContent()) ?? "", /ghp_/);
+		assert.ok((await rowsOf().allTextContents()).includes("escape \\u001B[2Jhere"), "the ESC shown as an escape");
 
 		const input = overlay.getByTestId("overlay-input");
 		assert.equal(await input.inputValue(), "initial draft"); // the render's opening draft

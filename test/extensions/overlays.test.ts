@@ -152,6 +152,38 @@ describe("overlay invocations on a process extension written in JSONL", () => {
 	});
 });
 
+test("overlay_set_rows and overlay_open need the overlay UI capability", async (t) => {
+	using dir = tempDir();
+	const { host } = testHost();
+	t.after(() => host.shutdown("test end"));
+	const asked: unknown[] = [];
+	host.setRuntimeHost({
+		hasUi: true,
+		ui: async (request) => {
+			asked.push(request);
+			return { type: "acknowledged" };
+		},
+		action: async () => null,
+	});
+	const pkg = scriptedPackage(dir.path, "no-overlay-ui", {
+		tools: ["ui"],
+		hooks: [],
+		capabilities: ["tools", "ui", "overlays"],
+		uiCapabilities: ["notify"],
+	});
+	await host.load([scriptedSpec(pkg)]);
+	for (const request of [
+		{ type: "overlay_set_rows", id: "x", rows: ["r"] },
+		{ type: "overlay_open", id: "x" },
+	]) {
+		const value = await host.invokeTool("ui", "c", { request });
+		const answer = JSON.parse((value as { content: { text: string }[] }).content[0]!.text);
+		assert.equal(answer.error.code, "permission_denied", JSON.stringify(answer));
+		assert.match(answer.error.message, /UI capability "overlay" was not granted \(needs "ui" and "overlay"\)/);
+	}
+	assert.deepEqual(asked, []);
+});
+
 describe("overlay registration", () => {
 	const overlay = (extra: Record<string, unknown> = {}) => ({
 		kind: "overlay",
