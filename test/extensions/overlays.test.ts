@@ -3,7 +3,12 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ExtensionUIContext } from "@earendil-works/pi-coding-agent";
-import type { OverlayInputEvents, OverlaySurface, OverlayView } from "../../src/extensions/bridge/overlays.js";
+import {
+	type OverlayInputEvents,
+	type OverlaySurface,
+	type OverlayView,
+	overlaySurfaceOf,
+} from "../../src/extensions/bridge/overlays.js";
 import {
 	OVERLAY_MAX_ROW_CHARS,
 	OVERLAY_MAX_ROWS,
@@ -182,6 +187,16 @@ test("overlay_set_rows and overlay_open need the overlay UI capability", async (
 		assert.match(answer.error.message, /UI capability "overlay" was not granted \(needs "ui" and "overlay"\)/);
 	}
 	assert.deepEqual(asked, []);
+});
+
+test("json, print and rpc sessions have no overlay surface and say where overlays show", () => {
+	assert.throws(
+		() => overlaySurfaceOf({} as ExtensionUIContext, false),
+		/overlays need the terminal or the chamber: this session has no overlay surface \(json, print or rpc mode\)/,
+	);
+	const own: OverlaySurface = () => ({ setRows() {}, setStatus() {}, restoreDraft() {}, close() {} });
+	// A UI that brings its own surface (the chamber's) is used whatever hasUI says.
+	assert.equal(typeof overlaySurfaceOf({ overlay: own } as unknown as ExtensionUIContext, false), "function");
 });
 
 describe("overlay registration", () => {

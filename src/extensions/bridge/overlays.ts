@@ -38,12 +38,16 @@ interface WithOverlaySurface {
 	overlay?: OverlaySurface;
 }
 
-export function overlaySurfaceOf(ui: ExtensionUIContext, hasUI: boolean): OverlaySurface {
+/**
+ * `terminal`: pi's interactive terminal is on screen. RPC mode also has a UI, but its `custom()` shows nothing
+ * and returns at once, so there an overlay would open and vanish unseen.
+ */
+export function overlaySurfaceOf(ui: ExtensionUIContext, terminal: boolean): OverlaySurface {
 	const own = (ui as WithOverlaySurface).overlay;
 	if (typeof own === "function") return own.bind(ui);
-	if (!hasUI) {
+	if (!terminal) {
 		throw new Error(
-			"overlays need the terminal or the chamber: this session has no interactive UI (json, print or rpc mode)",
+			"overlays need the terminal or the chamber: this session has no overlay surface (json, print or rpc mode)",
 		);
 	}
 	return terminalOverlaySurface(ui);
@@ -82,7 +86,7 @@ export class OverlayController {
 			const known = this.ids.join(", ") || "none";
 			throw new Error(`unknown extension overlay "${id}" (registered: ${known})`);
 		}
-		const surface = overlaySurfaceOf(ctx.ui, ctx.hasUI);
+		const surface = overlaySurfaceOf(ctx.ui, this.inTerminal(ctx.hasUI));
 		const rendered = await this.host.invokeOverlayRender(id, this.invokeOptions());
 		const { descriptor, instance } = entry;
 		this.show(surface, instance, {
@@ -125,7 +129,7 @@ export class OverlayController {
 			if (this.open?.id === request.id) this.open.screen.setRows(rows);
 			return { type: "acknowledged" };
 		}
-		const surface = overlaySurfaceOf(ui, hasUI);
+		const surface = overlaySurfaceOf(ui, this.inTerminal(hasUI));
 		// The registration is the authority for the title and the editor; the request may only narrow them.
 		const declared = entry.descriptor.input ?? request.input;
 		this.show(surface, instance, {
@@ -206,6 +210,10 @@ export class OverlayController {
 				onFailure?.();
 			},
 		);
+	}
+
+	private inTerminal(hasUI: boolean): boolean {
+		return hasUI && this.host.options.mode === "tui";
 	}
 
 	private invokeOptions() {
