@@ -117,6 +117,17 @@ describe("protocol overlays in the chamber", () => {
 		assert.equal(await rowsOf().last().textContent(), "row-99");
 		await overlay.getByTestId("overlay-close").click();
 		await overlay.waitFor({ state: "detached" });
+
+		// A non-capturing overlay is a panel beside the composer: no modal, the keyboard stays where it was.
+		await send(page, "/side-peek");
+		await overlay.waitFor();
+		assert.equal(await overlay.getAttribute("aria-modal"), null);
+		assert.match((await overlay.locator("h2").textContent()) ?? "", /Peek/);
+		assert.match((await page.getByTestId("overlay-layer").getAttribute("class")) ?? "", /overlay-layer-side/);
+		assert.equal(await overlay.getByTestId("overlay-input").count(), 0); // "bare" declared no editor
+		assert.equal(await page.evaluate("document.activeElement?.getAttribute('data-testid')"), "composer");
+		await overlay.getByTestId("overlay-close").click();
+		await overlay.waitFor({ state: "detached" });
 		assert.deepEqual(errors, []);
 		await context.close();
 	});
