@@ -55,7 +55,7 @@ function recordingUi() {
 	return { ui: ui as unknown as ExtensionUIContext, calls };
 }
 
-// Every UI capability except overlays, which pier does not bridge yet.
+// Every UI capability except overlays, which need an overlay surface (test/extensions/overlays.test.ts).
 const ALL_UI = UI_CAPABILITIES.filter((c) => c !== "overlay");
 
 describe("the bridge in a real pi session", () => {

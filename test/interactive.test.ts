@@ -87,3 +87,33 @@ test("the terminal asks whether to trust an undecided project, and stores the an
 	await waitForScreen(name, /the bash tool says: "from-bash"/);
 	assert.equal(existsSync(marker), false, "the untrusted project's shellPath ran");
 });
+
+test("a process extension's overlay opens as a pi overlay, renders within bounds and answers keys and submits", async (t) => {
+	using dir = tempDir();
+	const name = startPier(t, dir.path, join(REPO_ROOT, "test/fixtures/process/overlay"));
+	await waitForScreen(name, /demo\s*$/m);
+	type(name, "/overlay chat");
+	let screen = await waitForScreen(name, /┌─ Side Chat ─/);
+	assert.match(screen, /│ hello from overlay/);
+	assert.match(screen, /│ secret \[REDACTED\]/);
+	assert.doesNotMatch(screen, /ghp_/);
+	assert.match(screen, /│ escape \uFFFD\[2Jhere/); // the ESC is drawn, not sent
+	assert.match(screen, /> initial draft/);
+	// The editor is the host's: typing continues the draft, Enter sends it to the extension's onSubmit.
+	type(name, " please");
+	screen = await waitForScreen(name, /you said: initial draft please/);
+	assert.match(screen, /> Ask the side agent…/); // the sent draft is cleared; the placeholder shows
+	tmux("send-keys", "-t", name, "Down");
+	await waitForScreen(name, /last key: scroll_down/);
+	tmux("send-keys", "-t", name, "Escape");
+	screen = await waitForScreen(name, /demo\s*$/m);
+	await sleep(300);
+	screen = tmux("capture-pane", "-p", "-t", name);
+	assert.doesNotMatch(screen, /┌─ Side Chat ─/);
+	// One row and one character past each bound: 100 rows of at most 200 characters, scrolled in the frame.
+	type(name, "/overlay big");
+	screen = await waitForScreen(name, /rows 1–\d+ of 100/);
+	tmux("send-keys", "-t", name, "End");
+	screen = await waitForScreen(name, /row-99 /);
+	assert.doesNotMatch(screen, /row-100/);
+});

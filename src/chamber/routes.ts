@@ -210,6 +210,11 @@ export function piRoutes(chamber: Chamber): Hono {
 		return outcome.ok ? c.json({ ok: true }) : jsonError(c, outcome.status, outcome.code, outcome.message);
 	});
 
+	app.post("/sessions/:id/overlay", jsonBody(Bodies.overlay), async (c) => {
+		const outcome = (await chamber.get(c.req.param("id"))).ui.overlay.input(c.req.valid("json"));
+		return outcome.ok ? c.json({ ok: true }) : jsonError(c, outcome.status, outcome.code, outcome.message);
+	});
+
 	app.get("/models", async (c) => {
 		// A running session's own registry also holds what its extensions provide (bridge/providers.ts); a
 		// GET never starts one. Otherwise read fresh each time: models.json and auth.json may change.

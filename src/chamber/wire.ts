@@ -4,6 +4,7 @@
  * stay free of Node and pi imports. `docs/chamber-api.md` is its prose companion.
  */
 import { type Static, Type } from "typebox";
+import { OVERLAY_KEY_ACTIONS, type OverlayKeyAction, type OverlayView } from "../extensions/host/overlay-rows.js";
 import type { AppSurface, FormField, NormalizedCard } from "./ui/descriptors.js";
 
 export const EVENTS_VERSION = 1;
@@ -92,6 +93,19 @@ export const Bodies = {
 		Type.Object({ values: Type.Record(Type.String(), Type.Unknown()) }, closed),
 		Type.Object({ cancelled: Type.Literal(true) }, closed),
 	]),
+	/** What the user did in the open extension overlay: its editor sent text, a key meant an action, or it closed. */
+	overlay: Type.Union([
+		Type.Object({ id: Type.String({ maxLength: 128 }), kind: Type.Literal("submit"), text: Text }, closed),
+		Type.Object(
+			{
+				id: Type.String({ maxLength: 128 }),
+				kind: Type.Literal("key"),
+				action: Type.Unsafe<OverlayKeyAction>(Type.Union(OVERLAY_KEY_ACTIONS.map((a) => Type.Literal(a)))),
+			},
+			closed,
+		),
+		Type.Object({ id: Type.String({ maxLength: 128 }), kind: Type.Literal("close") }, closed),
+	]),
 	trust: Type.Object(
 		{
 			cwd: Type.String({ minLength: 1, maxLength: 4096 }),
@@ -125,6 +139,7 @@ export const Bodies = {
 export type PromptBody = Static<typeof Bodies.prompt>;
 export type CreateSessionBody = Static<typeof Bodies.createSession>;
 export type DialogAnswer = Static<typeof Bodies.answer>;
+export type OverlayInput = Static<typeof Bodies.overlay>;
 export type UiSettings = Static<typeof Bodies.uiSettings>;
 export type CommandTrigger = UiSettings["triggers"][number];
 
@@ -219,8 +234,15 @@ export interface UiState {
 	panels: NormalizedCard[];
 	apps: AppSurface[];
 	dialogs: DialogRequest[];
+	/** The extension overlay on screen (protocol overlays: one at a time), with its own status line. */
+	overlay?: OpenOverlay;
 	title?: string;
 	editorText?: string;
+}
+
+export interface OpenOverlay extends OverlayView {
+	/** A callback's failure or a submit still in progress, the overlay's own line. */
+	status?: string;
 }
 
 export interface CommandView {
@@ -352,6 +374,8 @@ export interface EventPayloads {
 	"extension.editor": { text: string };
 	"extension.dialog": DialogRequest;
 	"extension.dialog.dismiss": { requestId: string; reason: DismissReason };
+	/** The overlay opened or changed (whole: rows ≤ 100 × 200 characters); `draft` puts a failed submit back. */
+	"extension.overlay": { overlay: OpenOverlay; draft?: string } | { closed: string };
 	"extension.error": { message: string; source?: string };
 	heartbeat: Record<string, never>;
 }

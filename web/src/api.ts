@@ -5,6 +5,7 @@
 import type {
 	DialogAnswer,
 	ModelView,
+	OverlayInput,
 	PromptBody,
 	QueueView,
 	SessionSummary,
@@ -189,6 +190,7 @@ export const api = {
 	setEditor: (id: string, text: string) => request<{ ok: true }>("PUT", `${session(id)}/editor`, { text }),
 	answerDialog: (id: string, requestId: string, answer: DialogAnswer) =>
 		request<{ ok: true }>("POST", `${session(id)}/dialogs/${enc(requestId)}`, answer),
+	overlayInput: (id: string, input: OverlayInput) => request<{ ok: true }>("POST", `${session(id)}/overlay`, input),
 
 	/** With a session: also the models its extensions provide (pi's registry of that running session). */
 	models: (sessionId?: string) =>

@@ -39,6 +39,8 @@ export interface SessionState {
 	bash: LiveBash[];
 	/** Bumped when an extension replaces the composer text, so the composer adopts it even if it is unchanged. */
 	editorRevision: number;
+	/** A failed overlay submit's text, handed back to the overlay's editor (`n` tells one return from the next). */
+	overlayDraft?: { text: string; n: number };
 }
 
 export type SessionAction =
@@ -232,6 +234,19 @@ export function applyEvent(state: SessionState, env: AnyEnvelope): SessionState 
 		case "extension.dialog.dismiss":
 			ui({ dialogs: view.ui.dialogs.filter((d) => d.requestId !== env.payload.requestId) });
 			return next;
+		case "extension.overlay": {
+			const p = env.payload;
+			if ("closed" in p) {
+				if (view.ui.overlay?.id === p.closed) {
+					const { overlay: _gone, ...rest } = view.ui;
+					next.view = { ...view, ui: rest };
+				}
+				return next;
+			}
+			ui({ overlay: p.overlay });
+			if (p.draft !== undefined) next.overlayDraft = { text: p.draft, n: (state.overlayDraft?.n ?? 0) + 1 };
+			return next;
+		}
 		// Transient or mirrored elsewhere: notify is a toast, an extension error also arrives as an `error` row.
 		case "extension.notify":
 		case "extension.error":

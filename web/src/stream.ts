@@ -46,6 +46,7 @@ const EVENT_NAMES = Object.keys({
 	"extension.editor": true,
 	"extension.dialog": true,
 	"extension.dialog.dismiss": true,
+	"extension.overlay": true,
 	"extension.error": true,
 	heartbeat: true,
 	"session.replaced": true,

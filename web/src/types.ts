@@ -11,6 +11,8 @@ export type {
 	EventName,
 	EventPayloads,
 	ModelView,
+	OpenOverlay,
+	OverlayInput,
 	PromptBody,
 	QueueView,
 	SessionSummary,

@@ -5,6 +5,7 @@
  * client that joins late sees the same screen as one that watched it happen.
  */
 import type { ExtensionUIContext, ExtensionUIDialogOptions, Theme } from "@earendil-works/pi-coding-agent";
+import type { OverlaySurface } from "../../extensions/bridge/overlays.js";
 import type {
 	DialogAnswer,
 	DialogRequest,
@@ -21,6 +22,7 @@ import { normalizeApp } from "./apps.js";
 import { normalizeFormFields, validateFormAnswer } from "./forms.js";
 import { SESSION_UI_LIMITS, SessionUiLimits, UiLimitError } from "./ui-limits.js";
 import { ownerOf } from "./app-owner.js";
+import { ChamberOverlay } from "./overlays.js";
 
 export type Publish = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
 
@@ -42,6 +44,7 @@ export interface DialogEnd {
 
 /** `ctx.ui` as the chamber offers it: pi's interface plus PiChamber's `form`. */
 export interface ChamberUiContext extends ExtensionUIContext {
+	overlay: OverlaySurface;
 	form(title: string, fields: unknown, opts?: ExtensionUIDialogOptions): Promise<Record<string, string> | undefined>;
 }
 
@@ -63,6 +66,8 @@ export class SessionUi {
 	private title: string | undefined;
 	private editorText = "";
 	private readonly limits = new SessionUiLimits();
+	/** The open protocol overlay (bridge/overlays.ts finds its surface as `ctx.ui.overlay`). */
+	readonly overlay: ChamberOverlay;
 
 	/**
 	 * `onDialogs` hears every dialog that opens or ends (with how it ended), so the owner can keep the session
@@ -72,7 +77,9 @@ export class SessionUi {
 	constructor(
 		private readonly publish: Publish,
 		private readonly onDialogs: (ended?: DialogEnd) => void = () => {},
-	) {}
+	) {
+		this.overlay = new ChamberOverlay(publish);
+	}
 
 	get hasPendingDialogs(): boolean {
 		return this.dialogs.size > 0;
@@ -89,6 +96,7 @@ export class SessionUi {
 			panels: [...this.panels.values()],
 			apps: [...this.apps.values()],
 			dialogs: [...this.dialogs.values()].map((d) => d.request),
+			...(this.overlay.view ? { overlay: this.overlay.view } : {}),
 			...(this.title !== undefined ? { title: this.title } : {}),
 			...(this.editorText ? { editorText: this.editorText } : {}),
 		};
@@ -184,6 +192,7 @@ export class SessionUi {
 	/** Ends every pending dialog (the session is closing); extensions see a cancellation. */
 	dismissAll(reason: DismissReason): void {
 		for (const pending of [...this.dialogs.values()]) pending.settle(undefined, reason);
+		this.overlay.end();
 	}
 
 	// ---- ctx.ui ----------------------------------------------------------------------------------
@@ -316,6 +325,7 @@ export class SessionUi {
 				this.publish("extension.title", { title: this.title });
 			},
 			custom: async () => undefined as never,
+			overlay: this.overlay.surface,
 			pasteToEditor: (text) => setEditorText(this.editorText + text),
 			setEditorText,
 			getEditorText: () => this.editorText,

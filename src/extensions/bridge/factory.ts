@@ -14,6 +14,7 @@ import { performAction } from "./actions.js";
 import { contextSnapshot, modelForExtensions } from "./context.js";
 import { type Denial, type GrantLookup, gateFor, isSandboxed, type ToolOwnerLookup } from "./grant-gate.js";
 import { toPiHookResult } from "./hook-results.js";
+import { OverlayController } from "./overlays.js";
 import { registerProviders } from "./providers.js";
 import { toToolResult } from "./tool-results.js";
 import { answerUi } from "./ui.js";
@@ -92,11 +93,23 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 			pi.on("agent_end", (_event, ctx) => noticeSessionInfo(ctx));
 		}
 
+		const liveSnapshot = () => {
+			try {
+				return live ? contextSnapshot(pi, live, options.projectTrusted, flagNames) : undefined;
+			} catch {
+				return undefined; // a replaced session's context refuses use: the call goes on without one
+			}
+		};
+		const overlays = new OverlayController(host, liveSnapshot);
+
 		host.setRuntimeHost({
 			get hasUi() {
 				return live?.hasUI ?? false;
 			},
-			ui: (request, { signal }) => answerUi(session().ui, request, signal),
+			ui: (request, { signal, instance }) =>
+				answerUi(session().ui, request, signal, (overlay) =>
+					overlays.answer(overlay, instance, session().ui, session().hasUI),
+				),
 			action: async (action, { signal }) => {
 				const value = await performAction(pi, session(), action, signal);
 				if (infoWatchers.length > 0 && action.kind === "set_session_name") noticeSessionInfo(session());
@@ -136,14 +149,10 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 
 		registerProviders(pi, host, {
 			...(options.requestedModel ? { requestedModel: options.requestedModel } : {}),
-			snapshot: () => {
-				try {
-					return live ? contextSnapshot(pi, live, options.projectTrusted, flagNames) : undefined;
-				} catch {
-					return undefined; // a replaced session's context refuses use: the turn goes on without one
-				}
-			},
+			snapshot: liveSnapshot,
 		});
+
+		if (host.registry.overlays.size > 0) registerOverlayCommand(pi, overlays, (ctx) => (live = ctx));
 
 		for (const [name, { descriptor }] of host.registry.flags) {
 			pi.registerFlag(name, {
@@ -189,6 +198,32 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 			for (const instance of instances) registerHook(pi, host, instance, hook, context, grants, ownerOf);
 		}
 	};
+}
+
+/** rpi's `/overlay <id>`; with one overlay the id may be left out. */
+function registerOverlayCommand(
+	pi: ExtensionAPI,
+	overlays: OverlayController,
+	seen: (ctx: ExtensionContext) => void,
+): void {
+	pi.registerCommand("overlay", {
+		description: "Open an extension overlay: /overlay <id>",
+		// A complete id offers nothing, so Enter runs the command instead of accepting the same text.
+		getArgumentCompletions: (prefix) =>
+			overlays.ids.filter((id) => id.startsWith(prefix) && id !== prefix).map((id) => ({ value: id, label: id })),
+		handler: async (args, ctx) => {
+			seen(ctx);
+			const ids = overlays.ids;
+			const id = args.trim() || (ids.length === 1 ? ids[0]! : "");
+			try {
+				if (!id) throw new Error(`say which overlay: /overlay <id> (registered: ${ids.join(", ")})`);
+				await overlays.openByUser(id, ctx);
+			} catch (error) {
+				ctx.ui.notify(`/overlay ${id}: ${(error as Error).message}`, "error");
+			}
+		},
+	});
+	pi.on("session_shutdown", () => overlays.close());
 }
 
 function registerTool(

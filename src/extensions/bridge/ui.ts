@@ -16,7 +16,15 @@ function formOf(ui: ExtensionUIContext): FormDialog | undefined {
 	return typeof form === "function" ? (form.bind(ui) as FormDialog) : undefined;
 }
 
-export async function answerUi(ui: ExtensionUIContext, request: UiRequest, signal: AbortSignal): Promise<UiResponse> {
+/** `overlay_set_rows` and `overlay_open` need the session's overlay state (bridge/overlays.ts). */
+export type OverlayAnswer = (request: Extract<UiRequest, { type: "overlay_set_rows" | "overlay_open" }>) => UiResponse;
+
+export async function answerUi(
+	ui: ExtensionUIContext,
+	request: UiRequest,
+	signal: AbortSignal,
+	overlays?: OverlayAnswer,
+): Promise<UiResponse> {
 	const dialog = { signal };
 	switch (request.type) {
 		case "select": {
@@ -103,6 +111,7 @@ export async function answerUi(ui: ExtensionUIContext, request: UiRequest, signa
 			return ACK;
 		case "overlay_set_rows":
 		case "overlay_open":
-			throw new Error(`${request.type}: protocol overlays are not bridged into pier sessions yet`);
+			if (!overlays) throw new Error(`${request.type}: this session shows no protocol overlays`);
+			return overlays(request);
 	}
 }

@@ -15,6 +15,7 @@ import {
 	type RuntimeHost,
 } from "./instance.js";
 import { ExtensionMetrics } from "./metrics.js";
+import { OVERLAY_KEY_ACTIONS, type OverlayKeyAction, type OverlayRender, parseOverlayRender } from "./overlay-rows.js";
 import type { Registrations } from "./registrations.js";
 import { resolveTimeouts, type Timeouts } from "./timeouts.js";
 
@@ -347,6 +348,33 @@ export class ExtensionHost {
 		const entry = this.current.registry.shortcuts.get(key);
 		if (!entry) return Promise.reject(new ExtensionError("not_active", `no extension shortcut "${key}"`));
 		return entry.instance.invoke({ kind: "shortcut", key }, options);
+	}
+
+	/** Runs the owning extension's `render` for overlay `id`; the rows come back sanitized (overlay-rows.ts). */
+	async invokeOverlayRender(id: string, options: InvokeOptions = {}): Promise<OverlayRender> {
+		const entry = this.overlayEntry(id);
+		const value = await entry.instance.invoke({ kind: "overlay_render", id }, options);
+		return parseOverlayRender(value, entry.instance.id, id);
+	}
+
+	/** The overlay's editor submitted `text`, or a key the host does not consume meant `action`. */
+	async invokeOverlayEvent(
+		id: string,
+		event: { kind: "submit"; text: string } | { kind: "key"; action: OverlayKeyAction },
+		options: InvokeOptions = {},
+	): Promise<unknown> {
+		if (event.kind === "key" && !OVERLAY_KEY_ACTIONS.includes(event.action))
+			throw new Error(`unknown overlay key action "${event.action}"`);
+		return await this.overlayEntry(id).instance.invoke({ kind: "overlay_event", id, event }, options);
+	}
+
+	private overlayEntry(id: string) {
+		const entry = this.current.registry.overlays.get(id);
+		if (!entry) {
+			const known = [...this.current.registry.overlays.keys()].join(", ") || "none";
+			throw new ExtensionError("not_active", `unknown extension overlay "${id}" (registered: ${known})`);
+		}
+		return entry;
 	}
 
 	/** Delivers a hook to every extension that registered it, in load order; failures are outcomes, not throws. */

@@ -14,6 +14,9 @@ import {
 import { HOOK_NAMES } from "./hooks.js";
 import { CapabilityCheck, type PermissionSubject } from "./permissions.js";
 
+/** rpi refuses these by name: they were once hook names, but nothing produces them (the UI owns overlays). */
+const OVERLAY_LIFECYCLE: ReadonlySet<string> = new Set(["overlay_open", "overlay_close"]);
+
 export class RegistrationError extends Error {
 	override name = "RegistrationError";
 }
@@ -103,6 +106,11 @@ export class RegistrationBuilder {
 				return;
 			}
 			case "event_hook":
+				if (OVERLAY_LIFECYCLE.has(registration.hook.event)) {
+					throw new RegistrationError(
+						`unsupported extension event ${registration.hook.event}: overlays are opened and closed by the host, which fires no such event (open one with the overlay_open UI request; hear its keys through overlay_event)`,
+					);
+				}
 				check(eventNameProblem(registration.hook.event), "event name");
 				this.unique("event hook", registration.hook.event);
 				r.hooks.push(registration.hook.event);
@@ -162,6 +170,8 @@ export class RegistrationBuilder {
 			case "overlay":
 				check(identifierProblem(registration.overlay.id), "overlay id");
 				check(textProblem(registration.overlay.title, 256), "overlay title");
+				if (registration.overlay.input?.placeholder !== undefined)
+					check(textProblem(registration.overlay.input.placeholder, 256), "overlay input placeholder");
 				this.unique("overlay", registration.overlay.id);
 				r.overlays.push(registration.overlay);
 				return;

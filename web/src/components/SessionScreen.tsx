@@ -13,6 +13,7 @@ import type { RunCommand } from "./ActionButton.js";
 import type { RunAppCommand } from "./AppFrame.js";
 import { Composer } from "./Composer.js";
 import { DialogDock } from "./DialogDock.js";
+import { OverlayLayer } from "./Overlay.js";
 import { StatusBar, Widgets } from "./Extras.js";
 import { ModelPicker, ThinkingPicker } from "./Pickers.js";
 import { ExtensionsPanel } from "./ExtensionsPanel.js";
@@ -273,6 +274,12 @@ function LiveSession({
 				onCommand={run}
 				onAppCommand={runFromApp}
 				reveal={reveal}
+			/>
+			<OverlayLayer
+				sessionId={sessionId}
+				overlay={view.ui.overlay}
+				returnedDraft={state.overlayDraft}
+				onDone={focusComposer}
 			/>
 			<DialogDock sessionId={sessionId} dialogs={view.ui.dialogs} onDone={focusComposer} />
 		</div>
