@@ -55,7 +55,7 @@ export const HOOKS = Object.freeze({
 	model_select: { producer: "pi" },
 	thinking_level_select: { producer: "pi" },
 	tool_call: { producer: "pi", feedForward: ["input"], inPlace: "input", stops: (a) => a.block === true },
-	tool_result: { producer: "pi", feedForward: ["content", "details", "isError"] },
+	tool_result: { producer: "pi", feedForward: ["content", "details", "isError", "usage"] },
 	user_bash: { producer: "pi", stops: () => true },
 	input: { producer: "pi", reduce: "input", stops: (a) => a.action === "handled" },
 	trust_decision: { producer: "pi" },
