@@ -4,7 +4,10 @@
  * chamber's forms.ts) import the same constants, so the two sides cannot drift. Plain ES2020, no imports.
  */
 
-/** The field types a form may have, in PiChamber's order. */
+/**
+ * The field types a form may have, in PiChamber's order.
+ * @type {readonly ["text", "textarea", "number", "select", "checkbox"]}
+ */
 export const FORM_FIELD_TYPES = Object.freeze(["text", "textarea", "number", "select", "checkbox"]);
 
 /** PiChamber's bounds on a form (REFERENCES.md §10). */

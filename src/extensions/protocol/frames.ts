@@ -8,6 +8,7 @@ import { type Static, type TSchema, Type } from "typebox";
 import { Compile } from "typebox/compile";
 import { CapabilitySchema, UiCapabilitySchema } from "./capabilities.js";
 import { type LazyValidator, lazyValidator } from "./lazy-validator.js";
+import { FORM_FIELD_TYPES, FORM_LIMITS } from "../../../kit/core/form.mjs";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -250,9 +251,9 @@ const OverlayRow = Type.Union([Type.String(), closed({ text: Type.String(), styl
  * schema fixes the shape only; the host's form normalization stays authoritative (empty ids or labels, duplicate
  * ids, select options, min/max, text lengths) and refuses a bad form with `ui_request_failed`.
  */
-export const FORM_FIELD_TYPES = ["text", "textarea", "number", "select", "checkbox"] as const;
-/** `LIMITS.formFields` of the chamber. */
-export const MAX_FORM_FIELDS = 12;
+export { FORM_FIELD_TYPES };
+/** The form rules are kit/core/form.mjs's, the guest core's own. */
+export const MAX_FORM_FIELDS = FORM_LIMITS.fields;
 const FormFieldSchema = closed({
 	id: Type.String(),
 	label: Type.String(),
