@@ -12,8 +12,10 @@
  * no host APIs: QuickJS loads these files as modules.
  */
 import { newAbortController } from "./signal.mjs";
+import { EventBus } from "./events.mjs";
 import { InvocationContext, sessionActions, snapshotGetters } from "./context.mjs";
 import { combine, feedForward, foldInPlace, hookEvent, inPlaceBefore, stopsChain } from "./hook-table.mjs";
+import { completeProvider, overlayEvent, renderOverlay, streamProvider } from "./invocations.mjs";
 import { Registry } from "./registry.mjs";
 
 export const PROTOCOL_VERSION = 1;
@@ -248,12 +250,16 @@ class Guest {
 				return registered(registry.shortcuts, "shortcut", invocation.key).handler(ctx);
 			case "event":
 				return this.runHooks(invocation.event.name, invocation.event.data ?? null, ctx, state);
-			case "provider":
-				return this.provide(invocation, ctx, state);
+			case "provider": {
+				const provider = registered(registry.providers, "provider", invocation.providerId);
+				const emit = (event) => this.update(state, event);
+				if (typeof provider.stream === "function") return streamProvider(provider, invocation, emit, () => state.done);
+				return completeProvider(provider, invocation, emit, ctx);
+			}
 			case "overlay_render":
-				return this.renderOverlay(invocation.id, ctx);
+				return renderOverlay(registry.overlays, invocation.id, ctx);
 			case "overlay_event":
-				return this.overlayEvent(invocation.id, invocation.event, ctx);
+				return overlayEvent(registry.overlays, invocation.id, invocation.event, ctx);
 			case "render_message": {
 				const { messageType, message, expanded } = invocation.request;
 				return registered(registry.renderers, "message renderer", messageType)(
@@ -295,74 +301,6 @@ class Guest {
 		}
 		merged = foldInPlace(name, merged, before, event);
 		return merged ?? null;
-	}
-
-	provide(invocation, ctx, state) {
-		const provider = registered(this.registry.providers, "provider", invocation.providerId);
-		if (typeof provider.stream === "function") return this.stream(provider, invocation, state);
-		return this.complete(provider, invocation, ctx, state);
-	}
-
-	/** rpi's form: each event the stream yields is an `update` of this invocation, in order; then `null`. */
-	async stream(provider, invocation, state) {
-		const result = await provider.stream(
-			invocation.sessionId ?? null,
-			invocation.messages ?? [],
-			invocation.options ?? null,
-		);
-		const iterable =
-			result != null &&
-			(typeof result[Symbol.asyncIterator] === "function" || typeof result[Symbol.iterator] === "function");
-		if (!iterable)
-			throw new Error(`provider ${invocation.providerId} stream must return an async iterator or an iterable`);
-		for await (const event of result) {
-			if (state.done) break;
-			this.update(state, event);
-		}
-		return null;
-	}
-
-	/**
-	 * pier's form: the handler returns the whole assistant message (pi-ai's AssistantMessage); it may stream text
-	 * before that with `request.emit({type:"text_delta",delta})`.
-	 */
-	async complete(provider, invocation, ctx, state) {
-		const request = {
-			providerId: invocation.providerId,
-			model: invocation.model ?? null,
-			messages: invocation.messages ?? [],
-			systemPrompt: invocation.systemPrompt,
-			tools: invocation.tools ?? [],
-			options: invocation.options ?? null,
-			sessionId: invocation.sessionId,
-			emit: (event) => this.update(state, event),
-		};
-		const message = await provider.complete(request, ctx);
-		if (message === null || typeof message !== "object" || Array.isArray(message)) {
-			throw new Error(
-				`provider "${invocation.providerId}": complete() must return an assistant message object, got ${message === null ? "null" : typeof message}`,
-			);
-		}
-		return message;
-	}
-
-	/** rpi: `render(ctx)` returns rows or `{rows, input?}`; the host always gets the object. */
-	async renderOverlay(id, ctx) {
-		const overlay = this.registry.overlays.get(id);
-		if (!overlay) throw new Error(`unknown overlay ${id}`);
-		const value = await overlay.render(ctx);
-		return Array.isArray(value) ? { rows: value } : value;
-	}
-
-	overlayEvent(id, event, ctx) {
-		const overlay = this.registry.overlays.get(id);
-		if (!overlay) throw new Error(`unknown overlay ${id}`);
-		if (event.kind === "submit") {
-			if (!overlay.onSubmit) throw new Error(`overlay ${id} has no onSubmit callback for a submit event`);
-			return overlay.onSubmit(event.text, ctx);
-		}
-		if (!overlay.onKey) throw new Error(`overlay ${id} has no onKey callback for a key action`);
-		return overlay.onKey(event.action, ctx);
 	}
 
 	// ── runtime requests (extension → host) ──────────────────────────────────
@@ -484,34 +422,4 @@ function registered(map, kind, name) {
 	const entry = map.get(name);
 	if (!entry) throw new Error(`unknown ${kind} ${name}`);
 	return entry;
-}
-
-/** pi's `pi.events`: an in-process bus between handlers of this extension. */
-class EventBus {
-	constructor(log) {
-		this.handlers = new Map();
-		this.log = log;
-	}
-
-	on(channel, handler) {
-		const set = this.handlers.get(channel) ?? new Set();
-		this.handlers.set(channel, set);
-		set.add(handler);
-		return () => set.delete(handler);
-	}
-
-	emit(channel, data) {
-		for (const handler of [...(this.handlers.get(channel) ?? [])]) {
-			try {
-				const result = handler(data);
-				if (result && typeof result.catch === "function") result.catch((e) => this.failed(channel, e));
-			} catch (error) {
-				this.failed(channel, error);
-			}
-		}
-	}
-
-	failed(channel, error) {
-		this.log?.(`pi.events handler for "${channel}" failed: ${error?.stack ?? error}`);
-	}
 }
