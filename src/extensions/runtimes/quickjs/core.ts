@@ -45,8 +45,9 @@ export function resolveCoreImport(base: string, requested: string): string | und
 }
 
 /**
- * The bootstrap: the core's guest with QuickJS's transport. JSON is captured before the extension runs (it may
- * replace the global one); a send refused for its size is the core's `frame_too_large`. Errors name the extension
+ * The bootstrap: the core's guest with QuickJS's transport. JSON is the global one at each call, as the extension
+ * left it: what the guest sends is its own text either way, and the host treats it so (inbound.ts). A send
+ * refused for its size is the core's `frame_too_large`. Errors name the extension
  * and where its code threw, since several QuickJS extensions share a session.
  */
 export const BOOTSTRAP = `
@@ -55,8 +56,6 @@ const send = globalThis.__pier_send;
 delete globalThis.__pier_send;
 const manifest = globalThis.__pier_manifest;
 delete globalThis.__pier_manifest;
-const stringify = JSON.stringify;
-const parse = JSON.parse;
 const errorText = (error) => {
   const message = error && error.message ? String(error.message) : String(error);
   const stack = error && typeof error.stack === "string" ? error.stack : "";
@@ -74,12 +73,12 @@ const guest = createGuest({
   rendersMessages: false,
   errorText,
   send(frame) {
-    const text = stringify(frame);
+    const text = JSON.stringify(frame);
     try { send(text); } catch (error) { error.code = "frame_too_large"; throw error; }
   },
   fatal(message) { throw new Error(message); },
 });
-globalThis.__pier_receive = (json) => guest.dispatch(parse(json));
+globalThis.__pier_receive = (json) => guest.dispatch(JSON.parse(json));
 globalThis.__pier_setFactory = (factory) => {
   if (typeof factory !== "function") throw new TypeError("the entry must default-export a factory function: export default function (pi) { ... }");
   guest.setFactory(factory);
