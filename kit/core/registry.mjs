@@ -111,25 +111,22 @@ export class Registry {
 	}
 
 	registerCommand(name, options) {
-		this.assertLoading("command", "commands");
-		if (typeof options?.handler !== "function") throw new TypeError("registerCommand requires a handler function");
-		if (this.commands.has(name)) throw new Error(`duplicate command ${name}`);
-		this.send({
-			kind: "command",
-			command: { name, ...(options.description !== undefined ? { description: options.description } : {}) },
-		});
-		this.commands.set(name, options);
+		this.registerHandler("command", "registerCommand", this.commands, { name }, options);
 	}
 
 	registerShortcut(key, options) {
-		this.assertLoading("shortcut", "commands");
-		if (typeof options?.handler !== "function") throw new TypeError("registerShortcut requires a handler function");
-		if (this.shortcuts.has(key)) throw new Error(`duplicate shortcut ${key}`);
-		this.send({
-			kind: "shortcut",
-			shortcut: { key, ...(options.description !== undefined ? { description: options.description } : {}) },
-		});
-		this.shortcuts.set(key, options);
+		this.registerHandler("shortcut", "registerShortcut", this.shortcuts, { key }, options);
+	}
+
+	/** A command or a shortcut: `{handler, description?}` under its name (`{name}` or `{key}`), behind `commands`. */
+	registerHandler(kind, method, map, named, options) {
+		this.assertLoading(kind, "commands");
+		if (typeof options?.handler !== "function") throw new TypeError(`${method} requires a handler function`);
+		const name = Object.values(named)[0];
+		if (map.has(name)) throw new Error(`duplicate ${kind} ${name}`);
+		const descriptor = { ...named, ...(options.description !== undefined ? { description: options.description } : {}) };
+		this.send({ kind, [kind]: descriptor });
+		map.set(name, options);
 	}
 
 	registerFlag(name, options = {}) {
