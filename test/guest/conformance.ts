@@ -344,6 +344,55 @@ export function conformance(runtime: GuestRuntime): void {
 			);
 		});
 
+		test("registration limits, each just past its bound, with rpi's texts", async () => {
+			const peer = startGuest(
+				runtime,
+				"limits.mjs",
+				manifest("limits", ["commands", "tools", "provider", "overlays", "event_hooks", "ui"], ["input"]),
+			);
+			try {
+				await peer.start();
+				const refusals = Object.fromEntries(
+					(await peer.invoke({ kind: "command", name: "refusals", arguments: "" })).value,
+				);
+				assert.deepEqual(refusals, {
+					"id 128": "ok",
+					"id 129": "provider id exceeds 128 bytes",
+					"id grammar": 'provider id "bad id" contains unsupported characters',
+					"api grammar": 'provider api "x/y" contains unsupported characters',
+					"label 256": "ok",
+					"label 257": "provider label must be 1-256 printable characters",
+					"no stream": "registerProvider requires a stream function",
+					duplicate: "duplicate provider p1",
+					"unregister unknown": "cannot unregister unknown provider ghost",
+					"title 257": "overlay title must be 1-256 printable characters",
+					onKey: "registerOverlay onKey must be a function",
+					"no render": "registerOverlay requires a render function",
+					placeholder: "overlay input placeholder must be 1-256 printable characters",
+					"unknown event": "unsupported extension event no_such_event",
+					"execution mode": 'registerTool executionMode must be "default", "sequential" or "parallel", got "eager"',
+				});
+				const late = (await peer.invoke({ kind: "command", name: "late", arguments: "" })).value;
+				assert.match(late[0], /^provider registration is only allowed during the load phase/);
+				assert.match(late[1], /^provider unregistration is only allowed during the load phase/);
+				// A form: 12 fields and 20 options go out; 13 and 21 fail the call before anything is sent.
+				const form = async (args: string) => {
+					const id = peer.invokeLater({ kind: "command", name: "form", arguments: args });
+					const done = (f: Frame) => (f.type === "response" && f.id === id) || f.type === "request";
+					const first = await peer.next(done);
+					if (first.type === "response") return first.result.value;
+					peer.answer(first, { type: "form", values: { f0: "a" } });
+					return (await peer.next((f) => f.type === "response" && f.id === id)).result.value;
+				};
+				assert.deepEqual(await form("12"), { values: { f0: "a" } });
+				assert.equal(await form("13"), "ctx.ui.form: a form has at most 12 fields (got 13)");
+				assert.deepEqual(await form("-20"), { values: { f0: "a" } });
+				assert.equal(await form("-21"), "ctx.ui.form: field 1 has 21 options; the limit is 20");
+			} finally {
+				await peer.stop();
+			}
+		});
+
 		test("undeclared capabilities: rpi's synchronous texts", async () => {
 			assert.match(
 				failed(await loadOf("no-hook-cap.mjs", ["commands"])).message,

@@ -13,6 +13,7 @@ import { REPO_ROOT } from "../helpers/pier-cli.js";
 
 export const GUEST_FIXTURES = realpathSync(join(REPO_ROOT, "test", "fixtures", "guest"));
 
+// biome-ignore lint/suspicious/noExplicitAny: frames are read field by field in assertions, as the wire has them
 export type Frame = Record<string, any>;
 export type GuestRuntime = "node" | "quickjs";
 
