@@ -12,8 +12,10 @@
  * nothing else, so anything the extension prints (console.log, process.stdout)
  * is redirected to stderr, which the host keeps for its error messages.
  *
- * Plain JavaScript with a hand-written index.d.ts, so it needs no build step and
- * no dependencies beyond Node ≥ 20. docs/protocol-v1.md is the wire reference.
+ * The protocol itself is the guest core's (kit/core/, shared with QuickJS); this
+ * file is its Node transport. Plain JavaScript with a hand-written index.d.ts, so
+ * it needs no build step and no dependencies beyond Node ≥ 20. docs/protocol-v1.md
+ * is the wire reference (Appendix B: the guest core).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createGuest, messageOf, PROTOCOL_VERSION } from "../core/guest.mjs";
