@@ -82,6 +82,8 @@ class Guest {
 		this.scope = transport.scope ?? syncScope();
 		this.errorText = transport.errorText ?? messageOf;
 		this.requestPrefix = transport.requestPrefix ?? "guest-";
+		/** Whether handlers start on a later microtask (QuickJS: a synchronous spin's interrupt must be catchable). */
+		this.deferHandlers = transport.deferHandlers === true;
 		/** Whether the host may ask this runtime to render messages (process extensions: yes; QuickJS: as rpi, no). */
 		this.rendersMessages = transport.rendersMessages !== false;
 		/** handshake → loading → live (or failed); registrations only while loading, requests only when live. */
@@ -205,19 +207,31 @@ class Guest {
 		const state = { id, context, controller: undefined, cancelled: false, requests: undefined, done: false };
 		this.invocations.set(id, state);
 		const ctx = new InvocationContext(this, state);
-		// The handler runs behind a promise boundary, never in this frame's own call: an error it throws, even
-		// QuickJS's uncatchable interrupt of a synchronous spin, then rejects this chain and is answered.
 		const kind = invocation.kind;
-		Promise.resolve()
-			.then(() => (state.done ? undefined : this.scope.run(state, () => this.route(invocation, ctx, state))))
-			.then(
-				(result) => this.finish(state, success(kind === "tool" ? (result ?? { content: [] }) : result)),
-				(error) => {
-					if (state.cancelled) this.finish(state, CANCELLED());
-					else if (error instanceof InvocationFailure) this.finish(state, failure(error.code, error.message));
-					else this.finish(state, failure("extension_error", this.errorText(error)));
-				},
-			);
+		const run = () => (state.done ? undefined : this.scope.run(state, () => this.route(invocation, ctx, state)));
+		let value;
+		if (this.deferHandlers) {
+			// Behind a promise boundary, never in this frame's own call: an error the handler throws, even QuickJS's
+			// uncatchable interrupt of a synchronous spin, then rejects this chain and is answered.
+			value = Promise.resolve().then(run);
+		} else {
+			// In this frame's call (a throw is caught here): the native plugin host hands a started call over to
+			// the tool's execute within it. Settled a microtask later all the same, so a cancel read in the same
+			// chunk still wins.
+			try {
+				value = run();
+			} catch (error) {
+				value = Promise.reject(error);
+			}
+		}
+		Promise.resolve(value).then(
+			(result) => this.finish(state, success(kind === "tool" ? (result ?? { content: [] }) : result)),
+			(error) => {
+				if (state.cancelled) this.finish(state, CANCELLED());
+				else if (error instanceof InvocationFailure) this.finish(state, failure(error.code, error.message));
+				else this.finish(state, failure("extension_error", this.errorText(error)));
+			},
+		);
 	}
 
 	finish(state, result) {
@@ -362,16 +376,23 @@ class Guest {
 		this.pending.delete(id);
 	}
 
-	/** rpi's synchronous gate: a capability the manifest does not declare fails the call where it is made. */
-	requireCapability(capability, what) {
-		if (!this.manifest.capabilities.includes(capability)) {
-			throw new Error(`${what} requires the ${capability} capability (add it to the manifest's capabilities)`);
-		}
+	/**
+	 * rpi's gate in the guest, with its text: a capability the manifest does not declare fails the call at once,
+	 * without a request. As a rejection rather than a throw, so a fire-and-forget call stays fire-and-forget.
+	 */
+	undeclared(capability, what) {
+		if (this.manifest.capabilities.includes(capability)) return undefined;
+		return quiet(
+			Promise.reject(
+				new Error(`${what} requires the ${capability} capability (add it to the manifest's capabilities)`),
+			),
+		);
 	}
 
 	/** A UI request whose answer `map` turns into what pi's ExtensionUIContext returns. */
 	ui(request, map, options = {}) {
-		this.requireCapability("ui", "UI action");
+		const refused = this.undeclared("ui", "UI action");
+		if (refused) return refused;
 		const ui = { request, ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}) };
 		const forward = {};
 		if ("invocation" in options) forward.invocation = options.invocation;
@@ -380,7 +401,8 @@ class Guest {
 	}
 
 	action(action, invocation) {
-		this.requireCapability("session_actions", "session action");
+		const refused = this.undeclared("session_actions", "session action");
+		if (refused) return refused;
 		return this.request({ kind: "action", action }, invocation === undefined ? {} : { invocation });
 	}
 

@@ -194,7 +194,8 @@ export interface FormField {
  * `ctx.ui`. Each call is one UI request; the promise rejects with an
  * ExtensionRequestError when the host refuses it (e.g. `permission_denied` for
  * a UI capability not granted). Without the `ui` capability in the manifest a
- * call throws at once (rpi: "UI action requires the ui capability"). Not
+ * call rejects at once, sending nothing (rpi: "UI action requires the ui
+ * capability"). Not
  * awaiting is fine: a failure of an unawaited call is dropped, as pi's void
  * methods would.
  */

@@ -71,6 +71,7 @@ const guest = createGuest({
   runtime: "quickjs",
   requestPrefix: "qjs-",
   rendersMessages: false,
+  deferHandlers: true,
   errorText,
   send(frame) {
     const text = JSON.stringify(frame);
