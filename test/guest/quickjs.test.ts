@@ -29,3 +29,24 @@ describe("QuickJS guest: a synchronous spin", () => {
 		}
 	});
 });
+
+describe("QuickJS guest: the core is the runtime's", () => {
+	test("the extension cannot import pier:core modules, and the transport's send is gone before it runs", async () => {
+		const refused = startGuest("quickjs", "core-import.mjs", manifest("core-import", ["commands"]));
+		try {
+			await assert.rejects(refused.handshake(), /import "pier:core\/guest.mjs" refused: only relative/);
+		} finally {
+			await refused.stop();
+		}
+		const peer = startGuest("quickjs", "globals.mjs", manifest("globals", ["commands"]));
+		try {
+			await peer.start();
+			assert.deepEqual(await peer.invoke({ kind: "command", name: "globals", arguments: "" }), {
+				status: "success",
+				value: { send: "undefined", manifest: "undefined" },
+			});
+		} finally {
+			await peer.stop();
+		}
+	});
+});
