@@ -158,7 +158,7 @@ export const HOOKS = Object.freeze({
 	},
 	tool_result: {
 		producer: "pi",
-		feedForward: ["content", "details", "isError"],
+		feedForward: ["content", "details", "isError", "usage"],
 		payload: ["toolCallId", "toolName", "input", "content", "details", "isError"],
 		answer: jsonClosed({ content: jsonList(jsonAny), details: jsonAny, isError: jsonBoolean, usage: jsonAny }),
 	},

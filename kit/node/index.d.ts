@@ -193,8 +193,11 @@ export interface FormField {
 /**
  * `ctx.ui`. Each call is one UI request; the promise rejects with an
  * ExtensionRequestError when the host refuses it (e.g. `permission_denied` for
- * a UI capability not declared in the manifest). Not awaiting is fine: a
- * failure of an unawaited call is dropped, as pi's void methods would.
+ * a UI capability not granted). Without the `ui` capability in the manifest a
+ * call rejects at once, sending nothing (rpi: "UI action requires the ui
+ * capability"). Not
+ * awaiting is fine: a failure of an unawaited call is dropped, as pi's void
+ * methods would.
  */
 export interface ExtensionUIContext {
 	/** The chosen option's value; undefined when cancelled. */
@@ -232,6 +235,10 @@ export interface ExtensionUIContext {
 	setTheme(theme: string | { name: string }): Promise<{ success: boolean; error?: string }>;
 	getToolsExpanded(): Promise<boolean>;
 	setToolsExpanded(expanded: boolean): Promise<void>;
+	/** rpi: a registered overlay's rows (the host bounds and redacts them). Needs the `overlay` UI capability. */
+	setRows(id: string, rows: Array<string | { text: string; style?: string }>): Promise<void>;
+	/** rpi: opens a registered overlay. */
+	open(id: string, options?: { nonCapturing?: boolean }): Promise<void>;
 }
 
 // ── session actions ──────────────────────────────────────────────────────────
@@ -268,16 +275,19 @@ export interface SessionActions {
 	sendMessage<T = unknown>(
 		message: CustomMessage<T>,
 		options?: { triggerTurn?: boolean; deliverAs?: Delivery },
-	): Promise<void>;
-	sendUserMessage(content: string | ContentBlock[], options?: { deliverAs?: Delivery }): Promise<void>;
+	): Promise<null>;
+	sendUserMessage(content: string | ContentBlock[], options?: { deliverAs?: Delivery }): Promise<null>;
 	/** Resolves with the new entry's id. */
 	appendEntry<T = unknown>(customType: string, data?: T): Promise<string>;
-	setSessionName(name: string): Promise<void>;
-	setLabel(entryId: string, label: string | undefined): Promise<void>;
-	getActiveTools(): Promise<string[]>;
-	getAllTools(): Promise<string[]>;
-	setActiveTools(toolNames: string[]): Promise<void>;
-	getCommands(): Promise<CommandInfo[]>;
+	setSessionName(name: string): Promise<null>;
+	setLabel(entryId: string, label: string | undefined): Promise<null>;
+	setActiveTools(toolNames: string[]): Promise<null>;
+	/** pier addition: the live active tool names (pi.getActiveTools() reads the invocation's snapshot). */
+	fetchActiveTools(): Promise<string[]>;
+	/** pier addition: every tool, live. */
+	fetchAllTools(): Promise<Array<{ name: string; description?: string }>>;
+	/** pier addition: the session's commands, live. */
+	fetchCommands(): Promise<CommandInfo[]>;
 	/** Resolves true; rejects when the model is not registered. */
 	setModel(model: Model): Promise<boolean>;
 	setThinkingLevel(
@@ -319,15 +329,20 @@ export interface ExtensionContext extends SessionActions {
 	hasPendingMessages(): boolean | undefined;
 	getContextUsage(): ContextUsage | undefined;
 	getSystemPrompt(): string | undefined;
-	abort(): Promise<void>;
-	shutdown(): Promise<void>;
-	compact(options?: {
-		customInstructions?: string;
-		onComplete?: (result: CompactionResult) => void;
-		onError?: (error: Error) => void;
-	}): Promise<CompactionResult>;
+	abort(): Promise<null>;
+	shutdown(): Promise<null>;
+	/** rpi: a string is the custom instructions. Resolves once the compaction is done. */
+	compact(
+		options?:
+			| string
+			| {
+					customInstructions?: string;
+					onComplete?: (result: CompactionResult) => void;
+					onError?: (error: Error) => void;
+			  },
+	): Promise<CompactionResult>;
 	reload(): Promise<{ generation: number; diagnostics: Array<{ level: string; message: string; path?: string }> }>;
-	waitForIdle(): Promise<void>;
+	waitForIdle(): Promise<null>;
 	// pier additions; pi allows them only in command handlers, and the host refuses them elsewhere.
 	newSession(options?: { parentSession?: string }): Promise<ReplacementResult>;
 	fork(entryId: string, options?: { position?: "before" | "at" }): Promise<ReplacementResult>;
@@ -441,6 +456,45 @@ export interface ProviderConfig {
 	capabilities?: string[];
 	complete(request: ProviderRequest, ctx: ExtensionContext): AssistantMessage | Promise<AssistantMessage>;
 }
+
+/** One compact stream event of rpi's provider contract. */
+export type ProviderStreamEvent =
+	| { type: "start" }
+	| { type: "text" | "text_delta" | "thinking"; [key: string]: unknown }
+	| { type: "tool_call"; [key: string]: unknown }
+	| { type: "done"; [key: string]: unknown }
+	| { type: "error"; [key: string]: unknown };
+
+/** rpi's `pi.registerProvider({...})` (needs the `provider` capability; load phase only). */
+export interface StreamProviderOptions {
+	/** 1–128 characters of [A-Za-z0-9_.-]. */
+	id: string;
+	label?: string;
+	/** Defaults to the id. */
+	api?: string;
+	capabilities?: string[];
+	/** Each yielded event reaches the host as an `update`, in order. */
+	stream(
+		sessionId: string | null,
+		messages: unknown[],
+		options: Record<string, unknown> | null,
+	):
+		| AsyncIterable<ProviderStreamEvent>
+		| Iterable<ProviderStreamEvent>
+		| Promise<AsyncIterable<ProviderStreamEvent> | Iterable<ProviderStreamEvent>>;
+}
+
+/** rpi's `pi.registerOverlay({...})` (needs the `overlays` capability; load phase only). */
+export interface OverlayOptions {
+	id: string;
+	/** Defaults to the id; 1–256 printable characters. */
+	title?: string;
+	input?: { placeholder?: string; multiline?: boolean };
+	render(ctx: ExtensionContext): OverlayRows | { rows: OverlayRows } | Promise<OverlayRows | { rows: OverlayRows }>;
+	onSubmit?(text: string, ctx: ExtensionContext): unknown;
+	onKey?(action: string, ctx: ExtensionContext): unknown;
+}
+export type OverlayRows = Array<string | { text: string; style?: string }>;
 
 /** pi's event bus between this extension's own handlers. */
 export interface EventBus {
@@ -583,6 +637,15 @@ export interface ExtensionAPI extends SessionActions {
 	registerShortcut(key: string, options: ShortcutOptions): void;
 	registerFlag(name: string, options: FlagOptions): void;
 	registerProvider(id: string, config: ProviderConfig): void;
+	registerProvider(options: StreamProviderOptions): void;
+	/** Load phase only: drops a provider this extension registered (the host hears `unregister_provider`). */
+	unregisterProvider(id: string): void;
+	registerOverlay(options: OverlayOptions): void;
+	/** How the host shows custom messages of `messageType` (needs `message_renderers`; not in QuickJS). */
+	registerMessageRenderer(
+		messageType: string,
+		render: (message: unknown, options: { expanded: boolean }, ctx: ExtensionContext) => unknown,
+	): void;
 	/**
 	 * pier addition: sends a protocol v1 runtime request as is (docs/protocol-v1.md §4.7: `{kind:"ui", ui:{request,
 	 * timeoutMs?}}` or `{kind:"action", action}`) and resolves with the host's success value; a failure rejects with
@@ -601,6 +664,10 @@ export interface ExtensionAPI extends SessionActions {
 	/** From the current (or latest) context snapshot. */
 	getSessionName(): string | undefined;
 	getThinkingLevel(): ThinkingLevel | undefined;
+	/** From the snapshot, synchronously as in pi (REFERENCES #7); fetchActiveTools() asks the host. */
+	getActiveTools(): string[];
+	getAllTools(): Array<{ name: string; [key: string]: unknown }>;
+	getCommands(): CommandInfo[];
 	on<K extends keyof HookMap>(event: K, handler: HookHandler<HookMap[K]["event"], HookMap[K]["result"]>): void;
 	on<N extends Exclude<HookName, keyof HookMap>>(event: N, handler: HookHandler<HookEvent<N>, unknown>): void;
 	readonly events: EventBus;

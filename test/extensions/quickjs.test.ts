@@ -94,7 +94,7 @@ describe("QuickJS sandbox", () => {
 		const report = await host.load([
 			quickjsSpec(loadManifest(dir), { cwd: dir, projectTrusted: true, deadlineMs: 5_000 }),
 		]);
-		assert.match(report.failures[0]!.message, /registerMessageRenderer is not supported in QuickJS extensions/);
+		assert.match(report.failures[0]!.message, /registerMessageRenderer is unavailable in the quickjs runtime/);
 	});
 
 	test("a failed QuickJS reload keeps the old generation callable", async (t) => {

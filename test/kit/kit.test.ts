@@ -216,6 +216,7 @@ describe("node kit and process examples under the real host", () => {
 					kind: "send_message",
 					message: { customType: "kit", content: "hi", display: false },
 					delivery: "nextTurn",
+					triggerTurn: false,
 				},
 				{ kind: "abort" },
 			],
@@ -296,7 +297,10 @@ describe("node kit and process examples under the real host", () => {
 			assert.equal(error.code, "frame_too_large");
 			return true;
 		});
-		assert.match(String(await host.invokeCommand("misuse", "")), /only allowed while the extension loads/);
+		assert.match(
+			String(await host.invokeCommand("misuse", "")),
+			/command registration is only allowed during the load phase/,
+		);
 		assert.deepEqual(diagnostics, [], "the fixture is still alive and in protocol");
 	});
 
@@ -453,7 +457,7 @@ describe("node kit on the wire", () => {
 		invoke("t-2", { kind: "tool", name: "nope", callId: "c2", arguments: {} });
 		assert.deepEqual((await peer.next((f) => f.id === "t-2")).result, {
 			status: "failure",
-			error: { code: "not_registered", message: 'no tool "nope" is registered' },
+			error: { code: "extension_error", message: "unknown tool nope" },
 		});
 
 		// Frames of one chunk are read in order before any handler's result is sent: even a synchronous tool

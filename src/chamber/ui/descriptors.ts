@@ -5,6 +5,9 @@
 // written and never throws: an extension's mistake must degrade to a visible fallback, not take the transcript
 // down.
 
+// The form rules exist once, in the guest core: the chamber checks what the guests shape.
+import { FORM_FIELD_TYPES as FORM_TYPES, FORM_LIMITS } from "../../../kit/core/form.mjs";
+
 export const LIMITS = {
 	keyChars: 128,
 	idChars: 128,
@@ -23,17 +26,17 @@ export const LIMITS = {
 	panelsPerSession: 24,
 	appsPerSession: 8,
 	appHtmlChars: 200_000,
-	formFields: 12,
-	formOptions: 20,
+	formFields: FORM_LIMITS.fields,
+	formOptions: FORM_LIMITS.options,
 	statusChars: 1000,
 	widgetLines: 100,
 	widgetLineChars: 2000,
 	/** Form labels, placeholders, option texts and promptForArgs texts (PiChamber cuts them at 256). */
 	fieldTextChars: 256,
 	/** A form field's initial value (PiChamber: 2,000). */
-	formInitialChars: 2000,
+	formInitialChars: FORM_LIMITS.initialChars,
 	/** One submitted form value (PiChamber drops longer ones: 8,000). */
-	formValueChars: 8000,
+	formValueChars: FORM_LIMITS.valueChars,
 } as const;
 
 export const UI_PROTOCOL = "pichamber-extension-ui";
@@ -143,7 +146,7 @@ export interface AppSurface {
 }
 
 export type FormFieldType = "text" | "textarea" | "number" | "select" | "checkbox";
-export const FORM_FIELD_TYPES: readonly FormFieldType[] = ["text", "textarea", "number", "select", "checkbox"];
+export const FORM_FIELD_TYPES: readonly FormFieldType[] = FORM_TYPES;
 
 export interface FormField {
 	id: string;

@@ -1,5 +1,6 @@
 /** Protocol v1 UI requests (extension → host, under a `ui` runtime request) and the host's answers. */
 import { type Static, Type } from "typebox";
+import { FORM_FIELD_TYPES, FORM_LIMITS } from "../../../kit/core/form.mjs";
 import type { UiCapability } from "./capabilities.js";
 import { OverlayInputDeclaration } from "./registrations.js";
 import { closed, literals, Opt, tagged } from "./schema-kit.js";
@@ -13,9 +14,9 @@ const OverlayRow = Type.Union([Type.String(), closed({ text: Type.String(), styl
  * schema fixes the shape only; the host's form normalization stays authoritative (empty ids or labels, duplicate
  * ids, select options, min/max, text lengths) and refuses a bad form with `ui_request_failed`.
  */
-export const FORM_FIELD_TYPES = ["text", "textarea", "number", "select", "checkbox"] as const;
-/** `LIMITS.formFields` of the chamber. */
-export const MAX_FORM_FIELDS = 12;
+export { FORM_FIELD_TYPES };
+/** The form rules are kit/core/form.mjs's, the guest core's own. */
+export const MAX_FORM_FIELDS = FORM_LIMITS.fields;
 const FormFieldSchema = closed({
 	id: Type.String(),
 	label: Type.String(),

@@ -13,7 +13,7 @@ import {
 	type QuickJSHandle,
 } from "quickjs-emscripten-core";
 import { moduleFile, readModule, resolveImport } from "./modules.js";
-import { PRELUDE } from "./prelude.js";
+import { BOOT_MODULE, BOOTSTRAP, CORE_PREFIX, coreModule, resolveCoreImport } from "./core.js";
 import { TurnBudget } from "./turns.js";
 
 export interface QuickJsGuestData {
@@ -79,7 +79,7 @@ export class Guest {
 		this.port.postMessage({ fatal: `${this.label}: ${message}` });
 	}
 
-	/** Instantiates QuickJS on the shared compiled module and evaluates the prelude. */
+	/** Instantiates QuickJS on the shared compiled module and starts the guest core (core.ts) in it. */
 	async start(wasmModule: object | undefined): Promise<void> {
 		const data = this.data;
 		const memory = new WebAssembly.Memory({
@@ -96,10 +96,14 @@ export class Guest {
 		runtime.setModuleLoader(
 			(name) => {
 				if (name.startsWith(REFUSED)) return { error: new Error(name.slice(REFUSED.length)) };
+				if (name.startsWith(CORE_PREFIX))
+					return coreModule(name) ?? { error: new Error(`no guest core module ${name}`) };
 				const read = readModule(name);
 				return "source" in read ? read.source : { error: new Error(read.refused) };
 			},
 			(base, requested) => {
+				const core = resolveCoreImport(base, requested);
+				if (core !== undefined) return core;
 				const checked =
 					requested === data.entry ? moduleFile(data.root, requested) : resolveImport(data.root, base, requested);
 				return "path" in checked ? checked.path : `${REFUSED}${checked.refused}`;
@@ -125,7 +129,12 @@ export class Guest {
 		send.dispose();
 		const manifest = vm.evalCode(`(${JSON.stringify(data.manifest)})`, "pier-manifest.js");
 		vm.setProp(vm.global, "__pier_manifest", vm.unwrapResult(manifest));
-		vm.unwrapResult(vm.evalCode(PRELUDE, "pier-prelude.js")).dispose();
+		vm.unwrapResult(vm.evalCode(BOOTSTRAP, BOOT_MODULE, { type: "module" })).dispose();
+		runtime.executePendingJobs().error?.dispose();
+		const receive = vm.getProp(vm.global, "__pier_receive");
+		const started = vm.typeof(receive) === "function";
+		receive.dispose();
+		if (!started) throw new Error("the guest core did not start");
 	}
 
 	/** Loads the entry module and reports ready (a turn: the scheduler runs it). */

@@ -72,7 +72,7 @@ function turn(guest: Guest, work: () => void): void {
 
 const host = {
 	poll(guest: Guest): void {
-		// Outside a turn (the prelude evaluating at start) there is no turn to show alive, nor to nest in.
+		// Outside a turn (the guest core starting) there is no turn to show alive, nor to nest in.
 		const top = stack.at(-1);
 		if (!top) return;
 		alive(top.slot);
