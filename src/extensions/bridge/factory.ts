@@ -14,6 +14,8 @@ import { performAction } from "./actions.js";
 import { contextSnapshot, modelForExtensions } from "./context.js";
 import { type Denial, type GrantLookup, gateFor, isSandboxed, type ToolOwnerLookup } from "./grant-gate.js";
 import { toPiHookResult } from "./hook-results.js";
+import { registerMessageRenderers } from "./message-renderers.js";
+import { registerProviderMetadata } from "./provider-metadata.js";
 import { registerProviders } from "./providers.js";
 import { toToolResult } from "./tool-results.js";
 import { answerUi } from "./ui.js";
@@ -134,16 +136,19 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 			});
 		}
 
+		const snapshot = () => {
+			try {
+				return live ? contextSnapshot(pi, live, options.projectTrusted, flagNames) : undefined;
+			} catch {
+				return undefined; // a replaced session's context refuses use: the turn goes on without one
+			}
+		};
 		registerProviders(pi, host, {
 			...(options.requestedModel ? { requestedModel: options.requestedModel } : {}),
-			snapshot: () => {
-				try {
-					return live ? contextSnapshot(pi, live, options.projectTrusted, flagNames) : undefined;
-				} catch {
-					return undefined; // a replaced session's context refuses use: the turn goes on without one
-				}
-			},
+			snapshot,
 		});
+		registerMessageRenderers(pi, host, snapshot);
+		registerProviderMetadata(pi, host);
 
 		for (const [name, { descriptor }] of host.registry.flags) {
 			pi.registerFlag(name, {

@@ -107,12 +107,20 @@ export function registerProviders(pi: ExtensionAPI, host: ExtensionHost, options
 		});
 	}
 	routes.set(host, table);
-	if (names.length === 0) return;
-	// pi keeps a provider an extension registered until someone unregisters it, across /reload and the end of
-	// the session. This generation's go when its session does (a /reload's next generation registers its own),
-	// so pi's model list and the API registry never offer a provider no extension answers any more.
-	pi.on("session_shutdown", () => {
+	unregisterAtSessionEnd(pi, names, () => {
 		if (routes.get(host) === table) routes.delete(host);
+	});
+}
+
+/**
+ * pi keeps a provider an extension registered until someone unregisters it, across /reload and the end of the
+ * session. A generation's providers go when its session does (a /reload's next generation registers its own), so
+ * pi's model list and API registry never offer a provider no extension answers any more.
+ */
+export function unregisterAtSessionEnd(pi: ExtensionAPI, names: readonly string[], also?: () => void): void {
+	if (names.length === 0) return;
+	pi.on("session_shutdown", () => {
+		also?.();
 		for (const name of names) pi.unregisterProvider(name);
 	});
 }
