@@ -60,6 +60,22 @@ describe("protocol providers in pi's registries", () => {
 		}
 	});
 
+	test("a stream error ends its turn only: the session's next prompt is answered", async () => {
+		using dir = tempDir();
+		const pier = await open(dir.path);
+		try {
+			for (const prompt of ["bad-event", "throw", "error"]) {
+				await pier.session.prompt(prompt);
+				assert.equal(lastAssistant(pier).stopReason, "error", prompt);
+			}
+			await pier.session.prompt("hi");
+			assert.equal(lastAssistant(pier).stopReason, "stop");
+			assert.match(textOf(lastAssistant(pier)), /^raw: hello world\|messages=7 session$/);
+		} finally {
+			await pier.dispose();
+		}
+	});
+
 	test("a /reload replaces the previous generation's providers; the end of the session unregisters them", async () => {
 		using dir = tempDir();
 		const variant = join(dir.path, "variant");
