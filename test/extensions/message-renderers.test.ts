@@ -112,6 +112,13 @@ describe("in pi's terminal", () => {
 			assert.deepEqual(component.render(80), ["card body"]);
 			for (let i = 0; i < 200 && !component.ready; i++) await sleep(10);
 			assert.deepEqual(component.render(80), ["<b>RAW CARD</b> #3", "content: card body", "<dim>expanded=true</dim>"]);
+			// A rebuild of the row asks again: the answer is the one already given, drawn at once.
+			const again = renderer(message, { expanded: true }, theme as never) as RenderedMessageComponent;
+			await sleep(0);
+			assert.equal(again.ready, true);
+			const collapsed = renderer(message, { expanded: false }, theme as never) as RenderedMessageComponent;
+			for (let i = 0; i < 200 && !collapsed.ready; i++) await sleep(10);
+			assert.equal(collapsed.render(80)[2], "<dim>expanded=false</dim>");
 		} finally {
 			await pier.dispose();
 		}

@@ -167,13 +167,19 @@ export function registerMessageRenderers(
 	host: ExtensionHost,
 	snapshot: () => ContextSnapshot | undefined,
 ): void {
+	// pi's terminal asks again at every rebuild of the message's row (a toggle, a theme change): one invocation
+	// per message and `expanded`, kept as long as pi keeps the message.
+	const asked = new WeakMap<object, Map<boolean, Promise<RenderedLines | undefined>>>();
 	for (const messageType of host.registry.messageRenderers.keys()) {
 		pi.registerMessageRenderer(messageType, (message, { expanded }, theme) => {
-			const context = snapshot();
-			const pending = renderMessage(host, message as RenderableMessage, {
-				expanded,
-				...(context ? { context } : {}),
-			});
+			const byExpanded = asked.get(message) ?? new Map<boolean, Promise<RenderedLines | undefined>>();
+			asked.set(message, byExpanded);
+			let pending = byExpanded.get(expanded);
+			if (!pending) {
+				const context = snapshot();
+				pending = renderMessage(host, message as RenderableMessage, { expanded, ...(context ? { context } : {}) });
+				byExpanded.set(expanded, pending);
+			}
 			return new RenderedMessageComponent(pending, contentText(message.content), theme as unknown as Theme);
 		});
 	}
