@@ -19,14 +19,23 @@ export async function waitForScreen(target: string, pattern: RegExp, timeoutMs =
 	throw new Error(`screen never showed ${pattern}:\n${screen}`);
 }
 
-/** `pier -e <extension>` in a detached 120×40 tmux session with a clean pi agent dir; returns the session name. */
-export function startPier(t: TestContext, agentDir: string, extension: string, cwd = agentDir): string {
+/**
+ * `pier -e <extension>` in a detached tmux session (120×40 unless `width`) with a clean pi agent dir; returns the
+ * session name. `quiet` sends pier's stderr nowhere, for a screen that must show only pi's terminal.
+ */
+export function startPier(
+	t: TestContext,
+	agentDir: string,
+	extension: string,
+	cwd = agentDir,
+	options: { width?: number; quiet?: boolean } = {},
+): string {
 	const name = `pier-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 	const exports = Object.entries(cleanEnv(agentDir, { TERM: "xterm-256color" }))
 		.map(([k, v]) => `${k}=${JSON.stringify(v)}`)
 		.join(" ");
-	const command = `cd ${JSON.stringify(cwd)} && env -i ${exports} ${JSON.stringify(process.execPath)} ${JSON.stringify(PIER_BIN)} -e ${JSON.stringify(extension)}`;
-	tmux("new-session", "-d", "-s", name, "-x", "120", "-y", "40", command);
+	const command = `cd ${JSON.stringify(cwd)} && env -i ${exports} ${JSON.stringify(process.execPath)} ${JSON.stringify(PIER_BIN)} -e ${JSON.stringify(extension)}${options.quiet ? " 2>/dev/null" : ""}`;
+	tmux("new-session", "-d", "-s", name, "-x", String(options.width ?? 120), "-y", "40", command);
 	t.after(() => {
 		try {
 			tmux("kill-session", "-t", name);
