@@ -72,11 +72,16 @@ describe("a renderer's answer", () => {
 describe("in pi's terminal", () => {
 	test("the component shows the message's text until the lines arrive, then the lines, cut to the width", async () => {
 		let answer!: (lines: ReturnType<typeof toRenderedLines>) => void;
-		const component = new RenderedMessageComponent(new Promise((r) => (answer = r)), "plain body", theme);
+		let repaints = 0;
+		const component = new RenderedMessageComponent(new Promise((r) => (answer = r)), "plain body", theme, () => {
+			repaints++;
+		});
 		assert.deepEqual(component.render(80), ["plain body"]);
+		assert.equal(repaints, 0);
 		answer([[{ text: "hello", style: "accent" }], [{ text: "0123456789" }]]);
 		await sleep(0);
 		assert.deepEqual(component.render(80), ["<accent>hello</accent>", "0123456789"]);
+		assert.equal(repaints, 1, "the terminal is asked to draw the lines");
 		assert.ok(
 			component.render(4).every((l) => visibleWidth(l) <= 4),
 			"pi's terminal refuses wider lines",

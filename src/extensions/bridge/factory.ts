@@ -147,7 +147,14 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 			...(options.requestedModel ? { requestedModel: options.requestedModel } : {}),
 			snapshot,
 		});
-		registerMessageRenderers(pi, host, snapshot);
+		registerMessageRenderers(pi, host, snapshot, () => {
+			try {
+				// pi's terminal renders after any status change; clearing a key never set shows nothing else.
+				if (live?.hasUI) live.ui.setStatus("pier.message-renderer", undefined);
+			} catch {
+				// a replaced session's context refuses use: its terminal is gone anyway
+			}
+		});
 		registerProviderMetadata(pi, host);
 
 		for (const [name, { descriptor }] of host.registry.flags) {

@@ -123,24 +123,30 @@ function styled(theme: Theme, span: RenderedSpan): string {
 
 /**
  * pi's terminal asks for a component synchronously; the extension answers over the wire. The component shows the
- * message's own text until the lines arrive, then the lines (from the terminal's next repaint on), or the failure.
+ * message's own text until the lines arrive, then (the terminal asked to draw again) the lines, or the failure.
  */
 export class RenderedMessageComponent {
 	private lines: string[] | undefined;
 
+	/** `repaint`: asked once the lines are in, so the terminal shows them without waiting for its next event. */
 	constructor(
 		pending: Promise<RenderedLines | undefined>,
 		private readonly placeholder: string,
 		theme: Theme,
+		repaint: () => void = () => {},
 	) {
-		pending.then(
-			(lines) => {
-				if (lines) this.lines = lines.map((line) => line.map((span) => styled(theme, span)).join(""));
-			},
-			(error: unknown) => {
-				this.lines = [theme.fg("error", (error as Error).message ?? String(error))];
-			},
-		);
+		pending
+			.then(
+				(lines) => {
+					if (lines) this.lines = lines.map((line) => line.map((span) => styled(theme, span)).join(""));
+				},
+				(error: unknown) => {
+					this.lines = [theme.fg("error", (error as Error).message ?? String(error))];
+				},
+			)
+			.then(() => {
+				if (this.lines) repaint();
+			});
 	}
 
 	get ready(): boolean {
@@ -162,10 +168,12 @@ const contentText = (content: unknown): string =>
 			? content.map((b) => (isRecord(b) && typeof b.text === "string" ? b.text : "")).join("")
 			: "";
 
+/** `repaint`: makes pi's terminal draw again (the bridge clears a status, which pi follows with a render). */
 export function registerMessageRenderers(
 	pi: ExtensionAPI,
 	host: ExtensionHost,
 	snapshot: () => ContextSnapshot | undefined,
+	repaint?: () => void,
 ): void {
 	// pi's terminal asks again at every rebuild of the message's row (a toggle, a theme change): one invocation
 	// per message and `expanded`, kept as long as pi keeps the message.
@@ -180,7 +188,7 @@ export function registerMessageRenderers(
 				pending = renderMessage(host, message as RenderableMessage, { expanded, ...(context ? { context } : {}) });
 				byExpanded.set(expanded, pending);
 			}
-			return new RenderedMessageComponent(pending, contentText(message.content), theme as unknown as Theme);
+			return new RenderedMessageComponent(pending, contentText(message.content), theme as unknown as Theme, repaint);
 		});
 	}
 }
