@@ -1,48 +1,10 @@
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type TestContext, test } from "node:test";
+import { test } from "node:test";
+import { REPO_ROOT, tempDir } from "./helpers/pier-cli.js";
 import { setTimeout as sleep } from "node:timers/promises";
-import { cleanEnv, PIER_BIN, REPO_ROOT, tempDir } from "./helpers/pier-cli.js";
-
-function tmux(...args: string[]): string {
-	return execFileSync("tmux", args, { encoding: "utf8" });
-}
-
-async function waitForScreen(target: string, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
-	const deadline = Date.now() + timeoutMs;
-	let screen = "";
-	while (Date.now() < deadline) {
-		screen = tmux("capture-pane", "-p", "-t", target, "-S", "-200");
-		if (pattern.test(screen)) return screen;
-		await sleep(200);
-	}
-	throw new Error(`screen never showed ${pattern}:\n${screen}`);
-}
-
-/** `pier -e <extension>` in a detached 120×40 tmux session with a clean pi agent dir; returns the session name. */
-function startPier(t: TestContext, agentDir: string, extension: string, cwd = agentDir): string {
-	const name = `pier-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-	const exports = Object.entries(cleanEnv(agentDir, { TERM: "xterm-256color" }))
-		.map(([k, v]) => `${k}=${JSON.stringify(v)}`)
-		.join(" ");
-	const command = `cd ${JSON.stringify(cwd)} && env -i ${exports} ${JSON.stringify(process.execPath)} ${JSON.stringify(PIER_BIN)} -e ${JSON.stringify(extension)}`;
-	tmux("new-session", "-d", "-s", name, "-x", "120", "-y", "40", command);
-	t.after(() => {
-		try {
-			tmux("kill-session", "-t", name);
-		} catch {
-			// already gone
-		}
-	});
-	return name;
-}
-
-function type(name: string, text: string): void {
-	tmux("send-keys", "-t", name, "-l", text);
-	tmux("send-keys", "-t", name, "Enter");
-}
+import { startPier, tmux, type, waitForScreen } from "./helpers/tmux.js";
 
 test("pier with no prompt runs pi's interactive terminal, answered by the demo model", async (t) => {
 	using dir = tempDir();

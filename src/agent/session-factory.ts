@@ -22,6 +22,7 @@ import {
 import { protocolBridge } from "../extensions/bridge/factory.js";
 import { describePiLoadError, sdkToolConflicts } from "../extensions/bridge/tool-conflicts.js";
 import { produceProviderHeaders } from "../extensions/bridge/headers.js";
+import { routeProviderTurns } from "../extensions/bridge/providers.js";
 import type { ExtensionHost, HostDiagnostic } from "../extensions/host/host.js";
 import { grantLookup } from "../extensions/grants/lookup.js";
 import type { Timeouts } from "../extensions/host/timeouts.js";
@@ -320,6 +321,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 			...(options.noTools ? { noTools: options.noTools } : {}),
 			customTools,
 		});
+		routeProviderTurns(created.session.agent, extensionHost);
 		return { ...created, services, diagnostics };
 	};
 

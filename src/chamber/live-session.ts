@@ -27,6 +27,7 @@ import { assistantUsages, sameUsage, usageOf } from "./usage.js";
 import { runUserBash, userBashOf } from "./user-bash.js";
 import { OutsideWrites } from "./outside-writes.js";
 import { PiExtensionMetrics } from "./pi-metrics.js";
+import { RenderedRows } from "./rendered-rows.js";
 import { AppMounts } from "./ui/app-mounts.js";
 import { appCommandProblem, withOwner } from "./ui/app-owner.js";
 import { COMMAND_NAME, LIMITS } from "./ui/descriptors.js";
@@ -101,6 +102,8 @@ export class LiveSession {
 	readonly ui: SessionUi;
 	/** Who mounts each app surface, so its commands can be held to its own extension's. */
 	private readonly mounts: AppMounts;
+	/** Custom messages drawn by their extension's message renderer. */
+	private readonly rendered: RenderedRows;
 	/** What its in-process pi extensions do (protocol extensions are measured by their host). */
 	readonly piMetrics = new PiExtensionMetrics(() => this.session.extensionRunner);
 	private draftId: string | undefined;
@@ -119,6 +122,11 @@ export class LiveSession {
 		this.channel = new EventChannel(id, options.replay, RUN_SEQUENCE_BASE);
 		this.ui = new SessionUi(this.publish, (ended) => this.dialogsChanged(ended));
 		this.mounts = new AppMounts(pier.extensionHost);
+		this.rendered = new RenderedRows(
+			pier.extensionHost,
+			(row) => this.publish("transcript.row", { row }),
+			(message, source) => this.reportError(message, source),
+		);
 	}
 
 	static async open(options: OpenOptions): Promise<LiveSession> {
@@ -258,6 +266,7 @@ export class LiveSession {
 				const draftId = row.kind === "assistant" ? this.draftId : undefined;
 				if (draftId) this.draftId = undefined;
 				this.publish("transcript.row", { row, ...(draftId ? { draftId } : {}) });
+				this.rendered.observe(entry, row);
 			}
 			if (entry.type === "compaction") this.publishUsage();
 			if (entry.type === "custom") {
@@ -459,7 +468,7 @@ export class LiveSession {
 		const model = modelRefOf(this.pier.runtime);
 		return {
 			session: this.summary(),
-			rows: rowsOf(this.session.sessionManager.getBranch()),
+			rows: this.rendered.apply(rowsOf(this.session.sessionManager.getBranch())),
 			ui: this.ui.view(),
 			commands: this.commands(),
 			usage: this.usage(),

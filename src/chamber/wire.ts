@@ -205,7 +205,8 @@ export type TranscriptRow =
 	  }
 	| { kind: "card"; id: string; source: "entry" | "message"; card: NormalizedCard }
 	| { kind: "app"; id: string; appId: string; title?: string; removed?: boolean }
-	| { kind: "custom"; id: string; customType: string; content: unknown }
+	/** rendered: what the extension registered for `customType` drew (its message renderer's lines, as text). */
+	| { kind: "custom"; id: string; customType: string; content: unknown; rendered?: string }
 	| { kind: "error"; id: string; message: string; source?: string; timestamp: number }
 	/** A dialog that ended unanswered: the trace it leaves once it is gone from the screen. */
 	| { kind: "dialog"; id: string; method: DialogMethod; title: string; reason: UnansweredReason; timestamp: number };

@@ -14,7 +14,9 @@ import { performAction } from "./actions.js";
 import { contextSnapshot, modelForExtensions } from "./context.js";
 import { type Denial, type GrantLookup, gateFor, isSandboxed, type ToolOwnerLookup } from "./grant-gate.js";
 import { toPiHookResult } from "./hook-results.js";
+import { registerMessageRenderers } from "./message-renderers.js";
 import { OverlayController } from "./overlays.js";
+import { registerProviderMetadata } from "./provider-metadata.js";
 import { registerProviders } from "./providers.js";
 import { toToolResult } from "./tool-results.js";
 import { answerUi } from "./ui.js";
@@ -151,6 +153,15 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 			...(options.requestedModel ? { requestedModel: options.requestedModel } : {}),
 			snapshot: liveSnapshot,
 		});
+		registerMessageRenderers(pi, host, liveSnapshot, () => {
+			try {
+				// pi's terminal renders after any status change; clearing a key never set shows nothing else.
+				if (live?.hasUI) live.ui.setStatus("pier.message-renderer", undefined);
+			} catch {
+				// a replaced session's context refuses use: its terminal is gone anyway
+			}
+		});
+		registerProviderMetadata(pi, host);
 
 		if (host.registry.overlays.size > 0) registerOverlayCommand(pi, overlays, (ctx) => (live = ctx));
 

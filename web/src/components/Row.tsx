@@ -176,6 +176,17 @@ export function Row({ row, live, results, onCommand, marker, onReveal, appOpen }
 				</div>
 			);
 		case "custom":
+			if (row.rendered !== undefined) {
+				// Drawn by the extension that registered a renderer for the type: its lines, as text.
+				return (
+					<div class="row row-custom row-rendered" {...common}>
+						<div class="card card-custom" data-testid="rendered-message" data-custom-type={row.customType}>
+							<div class="muted">{visible(row.customType)}</div>
+							<pre>{visibleText(row.rendered)}</pre>
+						</div>
+					</div>
+				);
+			}
 			return (
 				<div class="row row-custom" {...common}>
 					<details class="card card-custom">
