@@ -15,7 +15,7 @@ import {
 	type Model,
 } from "@earendil-works/pi-ai";
 import { ProviderStreamTranslator, StreamEventError } from "../../src/extensions/bridge/provider-stream.js";
-import { redactSecrets } from "../../src/extensions/bridge/redact.js";
+import { redactSecrets } from "../../src/extensions/host/redact.js";
 import { REPO_ROOT } from "../helpers/pier-cli.js";
 import { scriptedSpec, testHost } from "../helpers/scripted.js";
 

@@ -12,7 +12,7 @@
  */
 import type { Api, AssistantMessage, AssistantMessageEventStream, Model, StopReason } from "@earendil-works/pi-ai";
 import { isRecord, STOP_REASONS, toAssistantMessage, ZERO_USAGE } from "./provider-message.js";
-import { redactSecrets } from "./redact.js";
+import { redactSecrets } from "../host/redact.js";
 
 /** rpi's default id for a `tool_call` without one; later id-less calls of the same turn get `_2`, `_3`… */
 export const DEFAULT_TOOL_CALL_ID = "call_extension";
