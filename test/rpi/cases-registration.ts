@@ -158,17 +158,17 @@ export const REGISTRATION_CASES: RpiCase[] = [
 	{
 		n: 22,
 		name: "removed_event_names_fail_registration",
-		uses: [],
+		uses: ["inline"],
 		decision:
 			"REFERENCES #6: project_trust and resources_discover are OMP hooks pier produces, so they register; overlay_open and overlay_close are refused as in rpi",
-		async run(_source, checks) {
+		async run(source, checks) {
 			for (const [name, accepted] of [
 				["project_trust", true],
 				["resources_discover", true],
 				["overlay_open", false],
 				["overlay_close", false],
 			] as const) {
-				await using ext = await loadQuickJs(`export default function (pi) { pi.on("${name}", () => null); }\n`, {
+				await using ext = await loadQuickJs(source.inline(this.name, 0, { removed: name }), {
 					id: `quickjs-removed-${name}`,
 					capabilities: ["event_hooks"],
 				});

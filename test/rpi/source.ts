@@ -16,8 +16,11 @@ export interface RpiSource {
 	readonly label: string;
 	/** The text of rpi fixture `name` (a file of rpi's fixtures directory, or `quickjs_extension.mjs`). */
 	fixture(name: string): string;
-	/** The `index`-th extension program rpi test `test` writes inline (counting from 0). */
-	inline(test: string, index: number): string;
+	/**
+	 * The `index`-th extension program rpi test `test` writes inline (counting from 0). For a program rpi builds
+	 * with `format!`, `args` fills its `{name}` placeholders.
+	 */
+	inline(test: string, index: number, args?: Record<string, string>): string;
 }
 
 /** pier's own equivalents, under the names of rpi's files. */
@@ -26,7 +29,11 @@ export function ownSource(): RpiSource {
 	return {
 		label: "pier's equivalents (test/fixtures/rpi)",
 		fixture: (name) => readFileSync(join(dir, name), "utf8"),
-		inline: (test, index) => readFileSync(join(dir, "inline", `${test}.${index}.mjs`), "utf8"),
+		inline(test, index, args = {}) {
+			let text = readFileSync(join(dir, "inline", `${test}.${index}.mjs`), "utf8");
+			for (const [name, value] of Object.entries(args)) text = text.split(`{${name}}`).join(value);
+			return text;
+		},
 	};
 }
 
@@ -48,11 +55,16 @@ export function rpiSource(path: string): RpiSource {
 	return {
 		label: `rpi (${path})`,
 		fixture: (name) => read(name === "quickjs_extension.mjs" ? RPI_EXAMPLE : `${RPI_FIXTURES_DIR}/${name}`),
-		inline(test, index) {
+		inline(test, index, args) {
 			programs ??= inlinePrograms(read(RPI_TESTS));
 			const program = programs.get(test)?.[index];
 			if (program === undefined) throw new Error(`${RPI_TESTS} has no inline program #${index} in fn ${test}`);
-			return program;
+			if (!args) return program;
+			return program.replace(/\{\{|\}\}|\{(\w+)\}/g, (token, name?: string) => {
+				if (!name) return token[0]!;
+				if (args[name] === undefined) throw new Error(`fn ${test}: no value for {${name}}`);
+				return args[name];
+			});
 		},
 	};
 }
@@ -96,11 +108,27 @@ export function inlinePrograms(rust: string): Map<string, string[]> {
 			let j = i + 1;
 			while (j < rust.length && rust[j] !== '"') j += rust[j] === "\\" ? 2 : 1;
 			const literal = rust.slice(i, j + 1);
-			if (literal.includes("export default")) current?.push(JSON.parse(literal.replace(/\\'/g, "'")) as string);
+			if (literal.includes("export default")) current?.push(unescapeRust(literal.slice(1, -1)));
 			i = j + 1;
 			continue;
 		}
 		i++;
 	}
 	return byTest;
+}
+
+/** The value of a quoted Rust string literal's body: its escapes, and `\` + newline skipping the indentation. */
+function unescapeRust(body: string): string {
+	const simple: Record<string, string> = { n: "\n", t: "\t", r: "\r", "0": "\0", "\\": "\\", '"': '"', "'": "'" };
+	return body.replace(
+		/\\(u\{([0-9a-fA-F]+)\}|x([0-9a-fA-F]{2})|\n\s*|.)/g,
+		(_all, escape: string, u?: string, x?: string) => {
+			const hex = u ?? x;
+			if (hex) return String.fromCodePoint(Number.parseInt(hex, 16));
+			if (escape.startsWith("\n")) return "";
+			const value = simple[escape];
+			if (value === undefined) throw new Error(`unknown Rust string escape \\${escape}`);
+			return value;
+		},
+	);
 }
