@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { HOOK_NAME_LIST, HOOKS } from "../../kit/core/hook-table.mjs";
 import { toPiHookResult } from "../../src/extensions/bridge/hook-results.js";
 import type { RpiCase } from "./cases.js";
-import { firstText, loadQuickJs } from "./support.js";
+import { runPier, tempDir } from "../helpers/pier-cli.js";
+import { firstText, loadQuickJs, writePackage } from "./support.js";
 
 /** rpi's QuickJS allow-list (quickjs_host.rs SUPPORTED_EVENTS at 72cdc74). */
 export const RPI_EVENT_NAMES = `trust_decision session_start session_info_changed session_before_switch
@@ -199,6 +200,31 @@ export const EVENT_CASES: RpiCase[] = [
 					check(toPiHookResult(name, answer, event) as Record<string, unknown> | undefined);
 				});
 			}
+			await checks.that("in a real session (pier run): input, before_agent_start and message_end apply", async () => {
+				using pkg = writePackage(source.fixture("quickjs-hook-transforms.mjs"), {
+					id: "hook-transforms",
+					capabilities: ["event_hooks"],
+				});
+				using agent = tempDir();
+				const json = await runPier(["run", "--mode", "json", "-e", pkg.dir, "hello"], { agentDir: agent.path });
+				assert.equal(json.code, 0, json.stderr);
+				const events = json.stdout
+					.trim()
+					.split("\n")
+					.map((line) => JSON.parse(line) as { type: string; message?: Record<string, unknown> });
+				const started = events.filter((e) => e.type === "message_start").map((e) => e.message!);
+				assert.equal(
+					firstText(started.find((m) => m.role === "user")),
+					"fixture-input",
+					"the input hook transformed the prompt",
+				);
+				const custom = started.find((m) => m.customType === "fixture.before-agent");
+				assert.deepEqual(custom?.details, { prompt: "fixture-input" }, "before_agent_start added its message");
+				const ended = events.filter((e) => e.type === "message_end" && e.message?.role === "assistant");
+				assert.equal(firstText(ended.at(-1)?.message), "fixture-message", "message_end replaced the answer");
+				const text = await runPier(["run", "-e", pkg.dir, "hello"], { agentDir: agent.path });
+				assert.equal(text.stdout.trim(), "fixture-message", "text mode prints the replaced answer");
+			});
 		},
 	},
 	{
