@@ -1,13 +1,18 @@
 /** rpi's invocation, session-action, cancellation and guard tests (#12–#18). */
 import assert from "node:assert/strict";
+import type { RuntimeHost } from "../../src/extensions/host/instance.js";
 import type { RuntimeAction } from "../../src/extensions/protocol/frames.js";
 import type { RpiCase } from "./cases.js";
-import { EchoActionHost, firstText, loadQuickJs, messageOf, renamingHost } from "./support.js";
+import type { RpiSource } from "./source.js";
+import { EchoActionHost, firstText, loadOk, messageOf, renamingHost } from "./support.js";
 
 const BASIC_CAPS = ["commands", "tools", "session_actions", "event_hooks"];
-const PHASE4_CAPS = ["commands", "tools", "session_actions"];
 const sent = (actions: RuntimeAction[], match: (a: RuntimeAction) => boolean, what: string) =>
 	assert.ok(actions.some(match), `no ${what} among ${JSON.stringify(actions)}`);
+
+/** The phase4 fixture with rpi's capabilities for it, answering through `runtimeHost`. */
+const loadPhase4 = (source: RpiSource, runtimeHost: RuntimeHost) =>
+	loadOk(source.fixture("quickjs-phase4.mjs"), { capabilities: ["commands", "tools", "session_actions"], runtimeHost });
 
 export const ACTION_CASES: RpiCase[] = [
 	{
@@ -15,11 +20,10 @@ export const ACTION_CASES: RpiCase[] = [
 		name: "quickjs_invokes_registered_command_and_tool",
 		uses: ["quickjs-basic.mjs"],
 		async run(source, checks) {
-			await using ext = await loadQuickJs(source.fixture("quickjs-basic.mjs"), {
+			await using ext = await loadOk(source.fixture("quickjs-basic.mjs"), {
 				capabilities: BASIC_CAPS,
 				runtimeHost: renamingHost,
 			});
-			assert.deepEqual(ext.failures, []);
 			const { host } = ext;
 			await checks.that("alpha one, beta two answer in order", async () => {
 				assert.equal(await host.invokeCommand("alpha", "one"), "alpha:one");
@@ -38,11 +42,7 @@ export const ACTION_CASES: RpiCase[] = [
 		name: "quickjs_tool_updates_stream_to_the_host_before_the_result",
 		uses: ["quickjs-phase4.mjs"],
 		async run(source, checks) {
-			await using ext = await loadQuickJs(source.fixture("quickjs-phase4.mjs"), {
-				capabilities: PHASE4_CAPS,
-				runtimeHost: new EchoActionHost(),
-			});
-			assert.deepEqual(ext.failures, []);
+			await using ext = await loadPhase4(source, new EchoActionHost());
 			const updates: unknown[] = [];
 			let updatesAtResult = -1;
 			const result = await ext.host.invokeTool(
@@ -67,11 +67,7 @@ export const ACTION_CASES: RpiCase[] = [
 		uses: ["quickjs-phase4.mjs"],
 		async run(source, checks) {
 			const actionHost = new EchoActionHost();
-			await using ext = await loadQuickJs(source.fixture("quickjs-phase4.mjs"), {
-				capabilities: PHASE4_CAPS,
-				runtimeHost: actionHost,
-			});
-			assert.deepEqual(ext.failures, []);
+			await using ext = await loadPhase4(source, actionHost);
 			const results = (await ext.host.invokeCommand("phase4_session_actions", "")) as Record<string, unknown>;
 			const expected: Record<string, unknown> = {
 				setModel: true,
@@ -131,11 +127,7 @@ export const ACTION_CASES: RpiCase[] = [
 		name: "quickjs_set_model_resolves_with_the_host_boolean",
 		uses: ["quickjs-phase4.mjs"],
 		async run(source, checks) {
-			await using ext = await loadQuickJs(source.fixture("quickjs-phase4.mjs"), {
-				capabilities: PHASE4_CAPS,
-				runtimeHost: new EchoActionHost(),
-			});
-			assert.deepEqual(ext.failures, []);
+			await using ext = await loadPhase4(source, new EchoActionHost());
 			await checks.that("pi.setModel resolves true", async () =>
 				assert.equal(await ext.host.invokeCommand("phase4_set_model", ""), true),
 			);
@@ -147,11 +139,7 @@ export const ACTION_CASES: RpiCase[] = [
 		uses: ["quickjs-phase4.mjs"],
 		async run(source, checks) {
 			const actionHost = new EchoActionHost();
-			await using ext = await loadQuickJs(source.fixture("quickjs-phase4.mjs"), {
-				capabilities: PHASE4_CAPS,
-				runtimeHost: actionHost,
-			});
-			assert.deepEqual(ext.failures, []);
+			await using ext = await loadPhase4(source, actionHost);
 			const controller = new AbortController();
 			const hang = ext.host.invokeCommand("phase4_hang", "", { timeoutMs: 30_000, signal: controller.signal });
 			hang.catch(() => {});
@@ -180,11 +168,10 @@ export const ACTION_CASES: RpiCase[] = [
 		name: "quickjs_session_actions_require_the_capability",
 		uses: ["inline"],
 		async run(source, checks) {
-			await using ext = await loadQuickJs(source.inline(this.name, 0), {
+			await using ext = await loadOk(source.inline(this.name, 0), {
 				id: "quickjs-no-session-actions",
 				capabilities: ["commands"],
 			});
-			assert.deepEqual(ext.failures, []);
 			await checks.that('pi.setModel fails: "requires the session_actions capability"', () =>
 				assert.rejects(ext.host.invokeCommand("capability-probe", ""), /requires the session_actions capability/),
 			);
@@ -195,11 +182,10 @@ export const ACTION_CASES: RpiCase[] = [
 		name: "quickjs_memory_and_interrupt_are_wired",
 		uses: ["quickjs-smoke.mjs"],
 		async run(source, checks) {
-			await using ext = await loadQuickJs(source.fixture("quickjs-smoke.mjs"), {
+			await using ext = await loadOk(source.fixture("quickjs-smoke.mjs"), {
 				capabilities: ["commands"],
 				deadlineMs: 750,
 			});
-			assert.deepEqual(ext.failures, []);
 			const { host } = ext;
 			await checks.that("a synchronous spin is interrupted and answered", () =>
 				assert.rejects(host.invokeCommand("spin", "", { timeoutMs: 15_000 }), /interrupt/),

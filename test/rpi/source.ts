@@ -122,12 +122,12 @@ function unescapeRust(body: string): string {
 	const simple: Record<string, string> = { n: "\n", t: "\t", r: "\r", "0": "\0", "\\": "\\", '"': '"', "'": "'" };
 	return body.replace(
 		/\\(u\{([0-9a-fA-F]+)\}|x([0-9a-fA-F]{2})|\n\s*|.)/g,
-		(_all, escape: string, u?: string, x?: string) => {
+		(_all, code: string, u?: string, x?: string) => {
 			const hex = u ?? x;
 			if (hex) return String.fromCodePoint(Number.parseInt(hex, 16));
-			if (escape.startsWith("\n")) return "";
-			const value = simple[escape];
-			if (value === undefined) throw new Error(`unknown Rust string escape \\${escape}`);
+			if (code.startsWith("\n")) return "";
+			const value = simple[code];
+			if (value === undefined) throw new Error(`unknown Rust string escape \\${code}`);
 			return value;
 		},
 	);

@@ -93,6 +93,16 @@ export async function loadQuickJs(program: string, options: LoadOptions): Promis
 	return { host, report, failures: report.failures.map((f) => f.message), [Symbol.asyncDispose]: dispose };
 }
 
+/** `loadQuickJs` for a program that must load: a failure is thrown, naming what failed. */
+export async function loadOk(program: string, options: LoadOptions): Promise<Loaded> {
+	const loaded = await loadQuickJs(program, options);
+	if (loaded.failures.length > 0) {
+		await loaded[Symbol.asyncDispose]();
+		throw new Error(`the extension did not load: ${loaded.failures.join("; ")}`);
+	}
+	return loaded;
+}
+
 /** The text of a tool result's first content block. */
 export const firstText = (result: unknown): unknown =>
 	(result as { content?: Array<{ text?: unknown }> } | null)?.content?.[0]?.text;
