@@ -46,7 +46,11 @@ export function rpiSource(path: string): RpiSource {
 	const read = (file: string): string => {
 		if (!bare) return readFileSync(join(path, file), "utf8");
 		try {
-			return execFileSync("git", ["-C", path, "show", `HEAD:${file}`], { encoding: "utf8", maxBuffer: 64 << 20 });
+			return execFileSync("git", ["-C", path, "show", `HEAD:${file}`], {
+				encoding: "utf8",
+				maxBuffer: 64 << 20,
+				stdio: ["ignore", "pipe", "pipe"],
+			});
 		} catch {
 			throw new Error(`${path}: HEAD has no ${file}`);
 		}
