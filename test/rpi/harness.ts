@@ -6,20 +6,24 @@
  */
 import { ACTION_CASES } from "./cases-actions.js";
 import { EVENT_CASES } from "./cases-events.js";
+import { PROVIDER_CASES } from "./cases-providers.js";
 import { REGISTRATION_CASES } from "./cases-registration.js";
 import { UI_CASES } from "./cases-ui.js";
 import { caseTitle, type RpiCase, runCase } from "./cases.js";
 import { rpiFixtureNames, rpiSource } from "./source.js";
 
-/** Fixtures whose tests exercise APIs built on other branches (providers: rpi #32–#44). */
+/** Fixtures whose rpi tests stream through pi's model registry (#32–#39, #42–#44): not ported. */
 const NOT_PORTED: Record<string, string> = {
-	"provider-": "providers (rpi #32–#44, extension_api_conformance provider_*): not ported here",
-	"quickjs-provider": "providers (rpi #32–#44): not ported here",
+	"quickjs-provider": "provider streaming (rpi #32–#39, #42–#44): not ported",
 };
 
-const CASES: RpiCase[] = [...REGISTRATION_CASES, ...ACTION_CASES, ...EVENT_CASES, ...UI_CASES].filter(
-	(c) => c.uses.length > 0,
-);
+const CASES: RpiCase[] = [
+	...REGISTRATION_CASES,
+	...ACTION_CASES,
+	...EVENT_CASES,
+	...UI_CASES,
+	...PROVIDER_CASES,
+].filter((c) => c.uses.length > 0);
 
 function table(rows: string[][]): string {
 	const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
