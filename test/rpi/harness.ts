@@ -6,6 +6,7 @@
  */
 import { ACTION_CASES } from "./cases-actions.js";
 import { EVENT_CASES } from "./cases-events.js";
+import { OVERLAY_CASES } from "./cases-overlays.js";
 import { PROVIDER_CASES } from "./cases-providers.js";
 import { REGISTRATION_CASES } from "./cases-registration.js";
 import { UI_CASES } from "./cases-ui.js";
