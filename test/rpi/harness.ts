@@ -24,6 +24,7 @@ const CASES: RpiCase[] = [
 	...EVENT_CASES,
 	...UI_CASES,
 	...PROVIDER_CASES,
+	...OVERLAY_CASES,
 ].filter((c) => c.uses.length > 0);
 
 function table(rows: string[][]): string {
