@@ -78,7 +78,7 @@ describe("process extensions in pier run", () => {
 		assert.equal(result.code, 0, result.stderr);
 		assert.match(
 			result.stderr,
-			/broken\/pi-extension\.json: executable: "\.\.\/x" must stay inside the manifest directory/,
+			/broken\/pi-extension\.json: executable: "\.\.\/x" must remain inside the manifest directory/,
 		);
 		assert.match(result.stdout, /offline demo model/);
 	});

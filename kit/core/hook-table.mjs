@@ -235,9 +235,10 @@ export function combine(name, merged, answer) {
 	}
 	if (reduce === "before_agent_start") {
 		// Messages accumulate; the host appends `messages` when non-empty.
-		const { message, messages = [], ...rest } = answer;
+		// rpi: the latest answer's fields (its `message` too) win, and every `message` also joins `messages`.
+		const { message, messages = [] } = answer;
 		const all = [...(merged?.messages ?? []), ...messages, ...(message ? [message] : [])];
-		return { ...merged, ...rest, ...(all.length > 0 ? { messages: all } : {}) };
+		return { ...merged, ...answer, ...(all.length > 0 ? { messages: all } : {}) };
 	}
 	return isObject(merged) && isObject(answer) ? { ...merged, ...answer } : answer;
 }

@@ -28,7 +28,7 @@ export const DEFAULT_MAX_FRAME_BYTES = 1024 * 1024;
 /** An outbound frame over the limit: refused before anything is written. */
 export class FrameTooLargeError extends Error {
 	constructor(bytes, maxFrameBytes) {
-		super(`extension protocol frame of ${bytes} bytes exceeds ${maxFrameBytes} bytes`);
+		super(`extension protocol frame exceeds ${maxFrameBytes} bytes (max_frame_bytes; this one is ${bytes})`);
 		this.name = "FrameTooLargeError";
 		this.code = "frame_too_large";
 	}

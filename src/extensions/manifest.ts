@@ -247,7 +247,7 @@ function containedFile(
 	if (relative === "") fail(field, "must not be empty");
 	if (isAbsolute(relative)) fail(field, `"${relative}" must be relative to the manifest`);
 	if (normalize(relative).split(/[\\/]/).includes("..") || relative.split(/[\\/]/).includes("..")) {
-		fail(field, `"${relative}" must stay inside the manifest directory (no "..")`);
+		fail(field, `"${relative}" must remain inside the manifest directory (no "..")`);
 	}
 	const joined = join(root, relative);
 	let resolved: string;

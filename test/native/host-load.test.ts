@@ -112,7 +112,7 @@ describe("the native manifest", () => {
 		symlinkSync(outside, join(pkg, "escape.so"));
 		const cases: Array<[Record<string, unknown>, RegExp]> = [
 			[{}, /library: a native extension requires library/],
-			[{ library: "../outside.so" }, /library: .*must stay inside the manifest directory/],
+			[{ library: "../outside.so" }, /library: .*must remain inside the manifest directory/],
 			[{ library: "/etc/hostname" }, /library: .*must be relative/],
 			[{ library: "./escape.so" }, /library: .*escapes the manifest directory/],
 			[{ library: "./sub" }, /library: .*is not a regular file/],

@@ -143,8 +143,9 @@ export const UI_CASES: RpiCase[] = [
 		uses: [FIXTURE],
 		async run(source, checks) {
 			await using ext = await loadUi(source, { uiCapabilities: [], runtimeHost: new ScriptedUi() });
-			await checks.that('confirm without the confirm UI capability: "Confirm" … "not granted"', () =>
-				assert.rejects(ext.host.invokeCommand("confirm-no", ""), /Confirm.*not granted/s),
+			// rpi prints its enum (`Confirm`); pier names the capability as the manifest spells it (protocol-v1.md §10).
+			await checks.that('confirm without the confirm UI capability: "confirm" … "not granted"', () =>
+				assert.rejects(ext.host.invokeCommand("confirm-no", ""), /UI capability "confirm" was not granted/),
 			);
 		},
 	},

@@ -143,10 +143,9 @@ export function toPiHookResult(
 				...(a.systemPrompt !== undefined ? { systemPrompt: a.systemPrompt } : {}),
 			};
 		}
-		case "tool_result": {
-			const { usage: _usage, ...rest } = a;
-			return rest;
-		}
+		// `usage` stays, as rpi's reducer keeps it: pi reads only content, details and isError.
+		case "tool_result":
+			return a;
 		case "message_end": {
 			if (a.message === undefined) return a;
 			// pi runs the tool calls of the assistant message as it stands after message_end: a call the

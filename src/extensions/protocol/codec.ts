@@ -42,7 +42,10 @@ export function encodeFrameText(value: unknown, maxFrameBytes: number = DEFAULT_
 	if (json.length * 3 > maxFrameBytes) {
 		const bytes = Buffer.byteLength(json, "utf8");
 		if (bytes > maxFrameBytes) {
-			throw new FrameError("frame_too_large", `frame of ${bytes} bytes exceeds max_frame_bytes ${maxFrameBytes}`);
+			throw new FrameError(
+				"frame_too_large",
+				`extension protocol frame exceeds ${maxFrameBytes} bytes (max_frame_bytes; this one is ${bytes})`,
+			);
 		}
 	}
 	return `${json}\n`;
@@ -110,7 +113,7 @@ export class FrameDecoder {
 			if (this.pendingBytes + piece.length > this.maxFrameBytes) {
 				return this.fail(
 					"frame_too_large",
-					`frame exceeds max_frame_bytes ${this.maxFrameBytes} (${this.pendingBytes + piece.length}+ bytes without LF)`,
+					`extension protocol frame exceeds ${this.maxFrameBytes} bytes (max_frame_bytes; ${this.pendingBytes + piece.length}+ bytes without LF)`,
 				);
 			}
 			if (lf === -1) {

@@ -118,7 +118,11 @@ export class Guest {
 			// A UTF-16 unit is 1 to 3 UTF-8 bytes: most frames need no byte count.
 			const bytes = text.length * 3 > data.maxFrameBytes ? Buffer.byteLength(text, "utf8") : 0;
 			if (bytes > data.maxFrameBytes) {
-				return { error: vm.newError(`frame of ${bytes} bytes exceeds max_frame_bytes ${data.maxFrameBytes}`) };
+				return {
+					error: vm.newError(
+						`extension protocol frame exceeds ${data.maxFrameBytes} bytes (max_frame_bytes; this one is ${bytes})`,
+					),
+				};
 			}
 			if (this.stopped) return undefined;
 			this.budget.sent(text);

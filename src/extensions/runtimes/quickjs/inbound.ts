@@ -32,7 +32,7 @@ export function readWorkerMessage(message: unknown, maxFrameBytes: number): Work
 function readFrame(text: string, maxFrameBytes: number): WorkerMessage {
 	// A UTF-16 unit is 1 to 3 UTF-8 bytes: most frames need no byte count.
 	if (text.length > maxFrameBytes || (text.length * 3 > maxFrameBytes && Buffer.byteLength(text) > maxFrameBytes)) {
-		return { kind: "violation", message: `frame exceeds max_frame_bytes ${maxFrameBytes}` };
+		return { kind: "violation", message: `extension protocol frame exceeds ${maxFrameBytes} bytes (max_frame_bytes)` };
 	}
 	let value: unknown;
 	try {
