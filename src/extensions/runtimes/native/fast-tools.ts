@@ -13,7 +13,7 @@
  * Until a kit invocation has shown the session's cwd (the hello's, which `__rpi.cwd` carries), every call
  * goes to the kit.
  */
-import type { ContextSnapshot } from "../../protocol/frames.js";
+import type { ContextSnapshot, ExtensionFrame } from "../../protocol/frames.js";
 import type { NativeTool } from "./registry.js";
 import { holdFrees, releaseHeld } from "./tool-ffi.js";
 import {
@@ -161,20 +161,38 @@ export class FastTools {
 	}
 
 	/**
-	 * The call's frames in one write: its updates, then its response (the kit's frame shapes), the plugin's
-	 * own result text standing for the value when it can (tools.ts `verbatim`). Undefined when one is over
-	 * the frame limit.
+	 * The call's frames in one write: its updates, then its response, the plugin's own result text standing
+	 * for the value when it can (tools.ts `verbatim`). Undefined when one is over the frame limit.
 	 */
 	private answer(
 		id: string,
 		done: { result: ToolResultJson; text?: string | undefined },
 		partials: readonly ToolResultJson[],
 	): string | undefined {
-		const updates = partials.map((value) => ({ type: "update", id, value }));
-		const response =
-			done.text === undefined
-				? { type: "response", id, result: { status: "success", value: done.result } }
-				: `{"type":"response","id":${JSON.stringify(id)},"result":{"status":"success","value":${done.text}}}`;
-		return this.lines([...updates, response]);
+		const frames: Array<ExtensionFrame | string> = partials.map((value) => ({ type: "update", id, value }));
+		frames.push(done.text === undefined ? success(id, done.result) : successText(id, done.text));
+		return this.lines(frames);
 	}
+}
+
+/** A tool call's successful response frame (protocol frames.ts `ExtensionFrame`). */
+const success = (id: string, value: unknown): ExtensionFrame => ({
+	type: "response",
+	id,
+	result: { status: "success", value },
+});
+
+/**
+ * The same frame's JSON around a value that is JSON text already: the text either side of the id and the
+ * value, taken once from the typed frame, so the two forms cannot drift apart.
+ */
+const [RESPONSE_HEAD, RESPONSE_MIDDLE, RESPONSE_TAIL] = (() => {
+	const json = JSON.stringify(success("\u0000", 0));
+	const id = json.indexOf(JSON.stringify("\u0000"));
+	const value = json.lastIndexOf(":0") + 1;
+	return [json.slice(0, id), json.slice(id + JSON.stringify("\u0000").length, value), json.slice(value + 1)];
+})();
+
+function successText(id: string, valueJson: string): string {
+	return `${RESPONSE_HEAD}${JSON.stringify(id)}${RESPONSE_MIDDLE}${valueJson}${RESPONSE_TAIL}`;
 }
