@@ -13,14 +13,17 @@
  * Until a kit invocation has shown the session's cwd (the hello's, which `__rpi.cwd` carries), every call
  * goes to the kit.
  */
+import { isUtf8 } from "node:buffer";
 import type { ContextSnapshot, ExtensionFrame } from "../../protocol/frames.js";
 import type { NativeTool } from "./registry.js";
 import { holdFrees, releaseHeld } from "./tool-ffi.js";
 import {
 	closeTool,
+	type Done,
 	handOver,
 	paramsWithHost,
 	pollAgain,
+	resultOf,
 	type Started,
 	startTool,
 	type ToolResultJson,
@@ -31,7 +34,6 @@ import {
 const TOOL_MARK = Buffer.from('"kind":"tool"');
 const CR = 0x0d;
 const LF = 0x0a;
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 type Flag = boolean | string | undefined;
 
@@ -106,9 +108,11 @@ export class FastTools {
 	take(chunk: Buffer): boolean {
 		if (this.cwd === undefined || chunk.indexOf(LF) !== chunk.length - 1) return false;
 		if (chunk.indexOf(TOOL_MARK) === -1 || (chunk.length > 1 && chunk[chunk.length - 2] === CR)) return false;
+		// Text that is not UTF-8 (or not JSON) is the kit's to refuse.
+		if (!isUtf8(chunk)) return false;
 		let frame: ToolFrame;
 		try {
-			frame = JSON.parse(utf8.decode(chunk.subarray(0, chunk.length - 1)));
+			frame = JSON.parse(chunk.toString("utf8", 0, chunk.length - 1));
 		} catch {
 			return false; // the kit says what is wrong with it
 		}
@@ -164,13 +168,9 @@ export class FastTools {
 	 * The call's frames in one write: its updates, then its response, the plugin's own result text standing
 	 * for the value when it can (tools.ts `verbatim`). Undefined when one is over the frame limit.
 	 */
-	private answer(
-		id: string,
-		done: { result: ToolResultJson; text?: string | undefined },
-		partials: readonly ToolResultJson[],
-	): string | undefined {
+	private answer(id: string, done: Done, partials: readonly ToolResultJson[]): string | undefined {
 		const frames: Array<ExtensionFrame | string> = partials.map((value) => ({ type: "update", id, value }));
-		frames.push(done.text === undefined ? success(id, done.result) : successText(id, done.text));
+		frames.push(done.text === undefined ? success(id, resultOf(done)) : successText(id, done.text));
 		return this.lines(frames);
 	}
 }

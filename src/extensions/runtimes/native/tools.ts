@@ -48,7 +48,13 @@ export interface Started {
 	/** Undefined when execute failed or refused (nothing to destroy). */
 	call: Call | undefined;
 	first:
-		| { kind: "done"; result: ToolResultJson; text?: string | undefined }
+		| {
+				kind: "done";
+				/** Undefined only beside `text` (a canonical result): `resultOf` parses it when it is needed. */
+				result: ToolResultJson | undefined;
+				/** The plugin's own JSON text, when it can stand for the value as it is (see `verbatim`). */
+				text: string | undefined;
+		  }
 		| { kind: "failed"; error: unknown }
 		| { kind: "pending" };
 	/** Polls made so far. */
@@ -115,17 +121,10 @@ const ONE_TEXT_BLOCK =
 
 /**
  * A Done payload: `parseResult`, and the text when it can stand for the value as it is (see `verbatim`). For
- * one canonical text block the value is parsed only when asked for: the fast path sends the text itself.
+ * one canonical text block the value is left unparsed: the fast path sends the text itself (`resultOf`).
  */
 export function readDone(text: string): Done {
-	if (ONE_TEXT_BLOCK.test(text))
-		return {
-			kind: "done",
-			text,
-			get result() {
-				return JSON.parse(text) as ToolResultJson;
-			},
-		};
+	if (ONE_TEXT_BLOCK.test(text)) return { kind: "done", result: undefined, text };
 	let value: unknown;
 	try {
 		value = JSON.parse(text);
@@ -209,7 +208,12 @@ function pollOnce(call: Call, partial: Address): Done | undefined {
 	);
 }
 
-type Done = Extract<Started["first"], { kind: "done" }>;
+export type Done = Extract<Started["first"], { kind: "done" }>;
+
+/** A Done's value (parsed from its text when `readDone` left it so). */
+export function resultOf(done: Done): ToolResultJson {
+	return done.result ?? (JSON.parse(done.text!) as ToolResultJson);
+}
 
 /** A poll's tag and payload text as `pollOnce` answers them. */
 function stepOutcome(call: Call, tag: number, text: string): Done | undefined {
@@ -314,7 +318,7 @@ export function settleTool(started: Started, options: ToolCallOptions): ToolResu
 	}
 	if (call) finish(call);
 	if (first.kind === "failed") throw first.error;
-	if (first.kind === "done") return first.result;
+	if (first.kind === "done") return resultOf(first);
 	throw new Error(`plugin tool '${started.call?.tool.name}' has no handle`);
 }
 
@@ -391,7 +395,7 @@ async function drive(call: Call, options: ToolCallOptions, polls: number): Promi
 				throw new Error("plugin tool cancelled");
 			}
 			const done = pollOnce(call, partial);
-			if (done) return done.result;
+			if (done) return resultOf(done);
 		}
 	} finally {
 		finish(call);
