@@ -22,6 +22,42 @@ pub struct StbStringRef {
     pub len: usize,
 }
 
+/// Reading either string type: an owning buffer and a borrowed view read their bytes the same way (one
+/// pointer is `*mut`, the other `*const`).
+macro_rules! string_reads {
+    ($ty:ident) => {
+        impl $ty {
+            /// True for a null pointer or a zero length.
+            pub fn is_empty(&self) -> bool {
+                self.ptr.is_null() || self.len == 0
+            }
+
+            /// Borrows the bytes.
+            ///
+            /// # Safety
+            /// `ptr`/`len` must describe live memory that stays unchanged while the slice is used (a borrowed
+            /// view is, inside the call that received it).
+            pub unsafe fn as_bytes(&self) -> &[u8] {
+                if self.is_empty() {
+                    &[]
+                } else {
+                    std::slice::from_raw_parts(self.ptr as *const u8, self.len)
+                }
+            }
+
+            /// Copies the bytes out as a `String`, replacing invalid UTF-8.
+            ///
+            /// # Safety
+            /// As for `as_bytes`: the memory must be live and unchanged during the copy.
+            pub unsafe fn to_string_lossy(&self) -> String {
+                String::from_utf8_lossy(self.as_bytes()).into_owned()
+            }
+        }
+    };
+}
+string_reads!(StbString);
+string_reads!(StbStringRef);
+
 /// A producer's deallocator. Unsafe to call: nothing in the pointer proves the buffer is uniquely owned or
 /// came from that producer's allocator.
 pub type FreeStringFn = unsafe extern "C" fn(s: StbString);
@@ -55,30 +91,6 @@ impl StbString {
         StbString { ptr, len }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.ptr.is_null() || self.len == 0
-    }
-
-    /// Borrows the bytes.
-    ///
-    /// # Safety
-    /// `ptr`/`len` must describe a live allocation that stays unchanged while the slice is used.
-    pub unsafe fn as_bytes(&self) -> &[u8] {
-        if self.is_empty() {
-            &[]
-        } else {
-            std::slice::from_raw_parts(self.ptr as *const u8, self.len)
-        }
-    }
-
-    /// Copies the buffer out as a `String`, replacing invalid UTF-8.
-    ///
-    /// # Safety
-    /// As for [`StbString::as_bytes`]: the buffer must be live and unchanged during the copy.
-    pub unsafe fn to_string_lossy(&self) -> String {
-        String::from_utf8_lossy(self.as_bytes()).into_owned()
-    }
-
     /// A borrowed view of the same bytes.
     pub fn as_ref(&self) -> StbStringRef {
         StbStringRef { ptr: self.ptr as *const c_char, len: if self.ptr.is_null() { 0 } else { self.len } }
@@ -110,27 +122,6 @@ impl StbStringRef {
     #[allow(clippy::should_implement_trait)]
     pub const fn from_str(s: &str) -> Self {
         StbStringRef { ptr: s.as_ptr() as *const c_char, len: s.len() }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.ptr.is_null() || self.len == 0
-    }
-
-    /// # Safety
-    /// `ptr`/`len` must describe memory valid for the duration of the borrow (true inside the callback that
-    /// received it).
-    pub unsafe fn as_bytes(&self) -> &[u8] {
-        if self.is_empty() {
-            &[]
-        } else {
-            std::slice::from_raw_parts(self.ptr as *const u8, self.len)
-        }
-    }
-
-    /// # Safety
-    /// As for [`StbStringRef::as_bytes`].
-    pub unsafe fn to_string_lossy(&self) -> String {
-        String::from_utf8_lossy(self.as_bytes()).into_owned()
     }
 
     /// The bytes as `&str`, or `None` when they are not UTF-8.

@@ -332,27 +332,17 @@ macro_rules! execute_handler {
         }
     };
     ($(#[$meta:meta])* $vis:vis fn $name:ident($call_id:ident, $params:ident) $body:block) => {
-        $(#[$meta])*
-        // A body that always panics or aborts (a test fixture) is fine: the trampoline's tail is unreachable.
-        #[allow(unreachable_code)]
-        $vis extern "C" fn $name(
-            tool_call_id: $crate::StbStringRef,
-            params: $crate::StbString,
-            free_params: ::std::option::Option<$crate::FreeStringFn>,
-        ) -> $crate::StepHandle {
-            // Adopted before anything can fail, so every path (refusal, panic, bad call id) reclaims it.
-            // SAFETY: the host hands over ownership of params together with its deallocator.
-            let owned = unsafe { $crate::callbacks::OwnedString::from_raw_optional(params, free_params) };
-            $crate::contain(::std::ptr::null_mut(), move || {
-                let $params: $crate::callbacks::OwnedString = owned;
-                // SAFETY: the call id is borrowed for the call.
-                let Some(call_id_str) = (unsafe { tool_call_id.as_str() }) else {
-                    return ::std::ptr::null_mut();
-                };
-                let $call_id: &str = call_id_str;
-                let handle: $crate::StepHandle = $body;
-                handle
-            })
+        // The three-argument form, its params adopted first thing: every path after that (a refusal, a
+        // panic unwinding through the body) drops the OwnedString and so reclaims them; a call id that is
+        // not UTF-8 never reaches the body and is freed there.
+        $crate::execute_handler! {
+            $(#[$meta])*
+            $vis fn $name(call_id, raw_params, free_params) {
+                // SAFETY: the host hands over ownership of params together with its deallocator.
+                let $params = unsafe { $crate::callbacks::OwnedString::from_raw_optional(raw_params, free_params) };
+                let $call_id: &str = call_id;
+                $body
+            }
         }
     };
 }

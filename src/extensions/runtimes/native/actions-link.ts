@@ -3,7 +3,7 @@
  * dialog, component and status state, kept for the life of the plugin host.
  */
 import { createNativeUiState, type NativeActionHost, runtimeAction } from "./actions.js";
-import type { ActionSink } from "./loader.js";
+import type { ActionSink } from "./registrars.js";
 
 export function createActionSink(host: NativeActionHost): ActionSink {
 	const state = createNativeUiState();

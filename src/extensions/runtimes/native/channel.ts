@@ -60,6 +60,8 @@ export interface NativeLaunch extends Omit<ProcessLaunch, "executable" | "argume
 	library: string;
 	capabilities: readonly string[];
 	uiCapabilities: readonly string[];
+	/** The C helper for tool calls (tool-step-build.ts), when it is built. */
+	toolStep?: string | undefined;
 }
 
 export class NativeChannel implements Channel {
@@ -87,6 +89,7 @@ export class NativeChannel implements Channel {
 				"--ui-capabilities",
 				launch.uiCapabilities.join(","),
 				...(launch.maxFrameBytes ? ["--max-frame-bytes", String(launch.maxFrameBytes)] : []),
+				...(launch.toolStep ? ["--tool-step", launch.toolStep] : []),
 			],
 			protocolFds: true,
 		});

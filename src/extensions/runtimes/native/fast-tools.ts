@@ -13,14 +13,17 @@
  * Until a kit invocation has shown the session's cwd (the hello's, which `__rpi.cwd` carries), every call
  * goes to the kit.
  */
-import type { ContextSnapshot } from "../../protocol/frames.js";
+import { isUtf8 } from "node:buffer";
+import type { ContextSnapshot, ExtensionFrame } from "../../protocol/frames.js";
 import type { NativeTool } from "./registry.js";
 import { holdFrees, releaseHeld } from "./tool-ffi.js";
 import {
 	closeTool,
+	type Done,
 	handOver,
 	paramsWithHost,
 	pollAgain,
+	resultOf,
 	type Started,
 	startTool,
 	type ToolResultJson,
@@ -31,7 +34,6 @@ import {
 const TOOL_MARK = Buffer.from('"kind":"tool"');
 const CR = 0x0d;
 const LF = 0x0a;
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 type Flag = boolean | string | undefined;
 
@@ -106,9 +108,11 @@ export class FastTools {
 	take(chunk: Buffer): boolean {
 		if (this.cwd === undefined || chunk.indexOf(LF) !== chunk.length - 1) return false;
 		if (chunk.indexOf(TOOL_MARK) === -1 || (chunk.length > 1 && chunk[chunk.length - 2] === CR)) return false;
+		// Text that is not UTF-8 (or not JSON) is the kit's to refuse.
+		if (!isUtf8(chunk)) return false;
 		let frame: ToolFrame;
 		try {
-			frame = JSON.parse(utf8.decode(chunk.subarray(0, chunk.length - 1)));
+			frame = JSON.parse(chunk.toString("utf8", 0, chunk.length - 1));
 		} catch {
 			return false; // the kit says what is wrong with it
 		}
@@ -161,20 +165,34 @@ export class FastTools {
 	}
 
 	/**
-	 * The call's frames in one write: its updates, then its response (the kit's frame shapes), the plugin's
-	 * own result text standing for the value when it can (tools.ts `verbatim`). Undefined when one is over
-	 * the frame limit.
+	 * The call's frames in one write: its updates, then its response, the plugin's own result text standing
+	 * for the value when it can (tools.ts `verbatim`). Undefined when one is over the frame limit.
 	 */
-	private answer(
-		id: string,
-		done: { result: ToolResultJson; text?: string | undefined },
-		partials: readonly ToolResultJson[],
-	): string | undefined {
-		const updates = partials.map((value) => ({ type: "update", id, value }));
-		const response =
-			done.text === undefined
-				? { type: "response", id, result: { status: "success", value: done.result } }
-				: `{"type":"response","id":${JSON.stringify(id)},"result":{"status":"success","value":${done.text}}}`;
-		return this.lines([...updates, response]);
+	private answer(id: string, done: Done, partials: readonly ToolResultJson[]): string | undefined {
+		const frames: Array<ExtensionFrame | string> = partials.map((value) => ({ type: "update", id, value }));
+		frames.push(done.text === undefined ? success(id, resultOf(done)) : successText(id, done.text));
+		return this.lines(frames);
 	}
+}
+
+/** A tool call's successful response frame (protocol frames.ts `ExtensionFrame`). */
+const success = (id: string, value: unknown): ExtensionFrame => ({
+	type: "response",
+	id,
+	result: { status: "success", value },
+});
+
+/**
+ * The same frame's JSON around a value that is JSON text already: the text either side of the id and the
+ * value, taken once from the typed frame, so the two forms cannot drift apart.
+ */
+const [RESPONSE_HEAD, RESPONSE_MIDDLE, RESPONSE_TAIL] = (() => {
+	const json = JSON.stringify(success("\u0000", 0));
+	const id = json.indexOf(JSON.stringify("\u0000"));
+	const value = json.lastIndexOf(":0") + 1;
+	return [json.slice(0, id), json.slice(id + JSON.stringify("\u0000").length, value), json.slice(value + 1)];
+})();
+
+function successText(id: string, valueJson: string): string {
+	return `${RESPONSE_HEAD}${JSON.stringify(id)}${RESPONSE_MIDDLE}${valueJson}${RESPONSE_TAIL}`;
 }

@@ -4,7 +4,7 @@
  * plain values; plugin-host.ts wires them to the kit.
  */
 import { ref } from "./abi.js";
-import { takeString } from "./loader.js";
+import { takeString } from "./registrars.js";
 import type { FreeFn, NativeCommand, NativeDiscover, NativeHandler, PluginRegistry } from "./registry.js";
 
 /** Calls a string handler; its answer text (reclaimed with `free`, or leaked when the plugin gave none). */

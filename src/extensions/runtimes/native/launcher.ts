@@ -4,6 +4,7 @@ import type { ExtensionSpec } from "../../host/instance.js";
 import type { ExtensionManifest } from "../../manifest.js";
 import { type ChildSpecOptions, childLaunch, manifestSpec } from "../spec.js";
 import { NativeChannel } from "./channel.js";
+import { toolStep } from "./tool-step-build.js";
 
 /** The plugin host's main, beside this file in dist. */
 export const PLUGIN_HOST_SCRIPT = fileURLToPath(new URL("./plugin-host.js", import.meta.url));
@@ -23,6 +24,7 @@ export function nativeSpec(manifest: ExtensionManifest, options: NativeSpecOptio
 					library: runtime.library,
 					capabilities: manifest.capabilities,
 					uiCapabilities: manifest.uiCapabilities,
+					toolStep: (await toolStep()).path,
 				},
 				PLUGIN_HOST_SCRIPT,
 			),

@@ -2,6 +2,7 @@
  * The plugin host: one Node process per native plugin library, a protocol-v1 guest written on the kit.
  *
  *   node plugin-host.js --id <id> --library <path> [--capabilities a,b] [--ui-capabilities c,d] [--max-frame-bytes N]
+ *     [--tool-step <helper.so>]
  *
  * Order matters: stdio is isolated before the library is opened (stdio.ts); the plugin registers at once
  * (registrars are only valid during that call); its `declare` goes to pier's native channel as a
@@ -13,11 +14,13 @@ import type * as Kit from "../../../../kit/node/index.mjs";
 import type { ContextSnapshot, Mode } from "../../protocol/frames.js";
 import { actionHost } from "./action-host.js";
 import { createActionSink } from "./actions-link.js";
-import { type ActionSink, loadPlugin, type LoadedPlugin, onDeclare, setActionSink } from "./loader.js";
+import { type LoadedPlugin, loadPlugin } from "./loader.js";
+import { type ActionSink, onDeclare, setActionSink } from "./registrars.js";
 import { ProtocolPort } from "./protocol-io.js";
 import { FastTools } from "./fast-tools.js";
 import { DEFAULT_DECLARATION } from "./registry.js";
 import { isolateStdio } from "./stdio.js";
+import { loadToolStep } from "./tool-step.js";
 import { wirePlugin } from "./wire.js";
 
 const { values } = parseArgs({
@@ -27,6 +30,7 @@ const { values } = parseArgs({
 		capabilities: { type: "string", default: "" },
 		"ui-capabilities": { type: "string", default: "" },
 		"max-frame-bytes": { type: "string", default: String(1024 * 1024) },
+		"tool-step": { type: "string" },
 	},
 });
 const list = (text: string | undefined) => (text ? text.split(",").filter(Boolean) : []);
@@ -55,6 +59,10 @@ onDeclare((declared) => {
 // Before the kit is live only StdioLifecycle is answered (an owner's worker thread may reach EOF at once; its
 // finish is kept and sent); every other runtime_action gets -1, no bridge yet.
 setActionSink((actionId, argsJson) => earlyStdio(actionId, argsJson));
+
+// Before the plugin registers: its tools are bound to the helper as they are registered.
+const toolStepProblem = values["tool-step"] ? loadToolStep(values["tool-step"]) : undefined;
+if (toolStepProblem) process.stderr.write(`[${id}] ${toolStepProblem}; tool calls go one crossing at a time\n`);
 
 let loaded: LoadedPlugin | undefined;
 let loadError: Error | undefined;

@@ -8,7 +8,8 @@
  */
 import { StepTag } from "./abi.js";
 import type { NativeTool } from "./registry.js";
-import { type Address, rawCallback, ToolPartialRaw, ToolWakeRaw } from "./tool-ffi.js";
+import { type Address, type FirstStep, rawCallback, ToolPartialRaw, ToolWakeRaw } from "./tool-ffi.js";
+import { StepState } from "./tool-step.js";
 
 /** rpi's key for the host context in a tool's params (native-abi.md §3.3). */
 export const HOST_CONTEXT_KEY = "__rpi";
@@ -47,7 +48,13 @@ export interface Started {
 	/** Undefined when execute failed or refused (nothing to destroy). */
 	call: Call | undefined;
 	first:
-		| { kind: "done"; result: ToolResultJson; text?: string | undefined }
+		| {
+				kind: "done";
+				/** Undefined only beside `text` (a canonical result): `resultOf` parses it when it is needed. */
+				result: ToolResultJson | undefined;
+				/** The plugin's own JSON text, when it can stand for the value as it is (see `verbatim`). */
+				text: string | undefined;
+		  }
 		| { kind: "failed"; error: unknown }
 		| { kind: "pending" };
 	/** Polls made so far. */
@@ -103,19 +110,32 @@ function verbatim(record: Record<string, unknown>, text: string): boolean {
 	return !text.includes("\n") && !text.includes("\r");
 }
 
-/** `parseResult`, and the text when it can stand for the value as it is (see `verbatim`). */
-export function readResult(text: string): { result: ToolResultJson; text: string | undefined } {
+/**
+ * The result most tools give, one text block, written exactly in JSON's own grammar (so also without a raw
+ * line break): `verbatim` holds for it without parsing it. The alternatives start with different characters,
+ * so the match is linear in the text.
+ */
+const ONE_TEXT_BLOCK =
+	// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON forbids raw U+0000–U+001F in a string; this names them.
+	/^\{"content":\[\{"type":"text","text":"(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"\}\]\}$/;
+
+/**
+ * A Done payload: `parseResult`, and the text when it can stand for the value as it is (see `verbatim`). For
+ * one canonical text block the value is left unparsed: the fast path sends the text itself (`resultOf`).
+ */
+export function readDone(text: string): Done {
+	if (ONE_TEXT_BLOCK.test(text)) return { kind: "done", result: undefined, text };
 	let value: unknown;
 	try {
 		value = JSON.parse(text);
 	} catch {
-		return { result: { content: [{ type: "text", text }] }, text: undefined };
+		return { kind: "done", result: { content: [{ type: "text", text }] }, text: undefined };
 	}
 	if (value !== null && typeof value === "object" && !Array.isArray(value)) {
 		const record = value as Record<string, unknown>;
-		if (verbatim(record, text)) return { result: record as unknown as ToolResultJson, text };
+		if (verbatim(record, text)) return { kind: "done", result: record as unknown as ToolResultJson, text };
 	}
-	return { result: parseResult(text, value), text: undefined };
+	return { kind: "done", result: parseResult(text, value), text: undefined };
 }
 
 /** rpi's lenient AgentToolResult reader (native-abi.md §2.3); text that is not JSON is one text block. */
@@ -177,15 +197,31 @@ export function paramsWithHost(params: unknown, host: ToolCallOptions["host"]): 
  * One poll: the result when Done (with its text when that can stand for it), an error when Err, undefined
  * when Pending (its progress, if any, delivered as a partial update).
  */
-function pollOnce(call: Call, partial: Address): Extract<Started["first"], { kind: "done" }> | undefined {
-	const { fns, name } = call.tool;
+function pollOnce(call: Call, partial: Address): Done | undefined {
+	const { fns } = call.tool;
 	call.woken = false;
 	const tag = fns.poll(call.handle, partial, call.key);
-	if (tag === StepTag.Done) return { kind: "done", ...readResult(fns.take()) };
-	if (tag === StepTag.Err) throw new Error(fns.take() || `plugin tool '${name}' failed`);
+	return stepOutcome(
+		call,
+		tag,
+		tag === StepTag.Done || tag === StepTag.Err || tag === StepTag.Pending ? fns.take() : "",
+	);
+}
+
+export type Done = Extract<Started["first"], { kind: "done" }>;
+
+/** A Done's value (parsed from its text when `readDone` left it so). */
+export function resultOf(done: Done): ToolResultJson {
+	return done.result ?? (JSON.parse(done.text!) as ToolResultJson);
+}
+
+/** A poll's tag and payload text as `pollOnce` answers them. */
+function stepOutcome(call: Call, tag: number, text: string): Done | undefined {
+	const { name } = call.tool;
+	if (tag === StepTag.Done) return readDone(text);
+	if (tag === StepTag.Err) throw new Error(text || `plugin tool '${name}' failed`);
 	if (tag !== StepTag.Pending) throw new Error(`plugin tool '${name}' returned unknown step tag ${tag}`);
-	const progress = fns.take();
-	if (progress !== "") call.onUpdate(parseResult(progress));
+	if (text !== "") call.onUpdate(parseResult(text));
 	return undefined;
 }
 
@@ -212,6 +248,7 @@ export function startTool(
 	if (nextKey > 0x7fff_ffff) nextKey = 1;
 	const call: Call = { tool, key, handle: 0, onUpdate, woken: false, waiter: undefined };
 	calls.set(key, call);
+	if (tool.fns.first) return firstStep(call, callId, paramsJson, partial, wake);
 	try {
 		call.handle = tool.fns.execute(callId, paramsJson);
 	} catch (error) {
@@ -228,6 +265,32 @@ export function startTool(
 		return { call, first: pollOnce(call, partial) ?? { kind: "pending" }, polls: 1 };
 	} catch (error) {
 		return { call, first: { kind: "failed", error }, polls: 1 };
+	}
+}
+
+/** `startTool` through the helper's one crossing (tool-ffi.ts `first`): the same outcomes, in the same order. */
+function firstStep(call: Call, callId: string, paramsJson: string, partial: Address, wake: Address): Started {
+	const { tool, key } = call;
+	let step: FirstStep;
+	try {
+		step = tool.fns.first!(callId, paramsJson, key, partial, wake);
+	} catch (error) {
+		calls.delete(key);
+		return { call: undefined, first: { kind: "failed", error }, polls: 0 };
+	}
+	call.handle = step.handle;
+	if (step.state === StepState.Refused) {
+		calls.delete(key);
+		const error = new Error(`plugin execute returned null handle for '${tool.name}'`);
+		return { call: undefined, first: { kind: "failed", error }, polls: 0 };
+	}
+	// Done in C: the handle is destroyed and the waker cleared already; nothing is left to finish.
+	if (step.state === StepState.Done) calls.delete(key);
+	const open = step.state === StepState.Done ? undefined : call;
+	try {
+		return { call: open, first: stepOutcome(call, step.tag, step.text) ?? { kind: "pending" }, polls: 1 };
+	} catch (error) {
+		return { call: open, first: { kind: "failed", error }, polls: 1 };
 	}
 }
 
@@ -255,7 +318,7 @@ export function settleTool(started: Started, options: ToolCallOptions): ToolResu
 	}
 	if (call) finish(call);
 	if (first.kind === "failed") throw first.error;
-	if (first.kind === "done") return first.result;
+	if (first.kind === "done") return resultOf(first);
 	throw new Error(`plugin tool '${started.call?.tool.name}' has no handle`);
 }
 
@@ -332,7 +395,7 @@ async function drive(call: Call, options: ToolCallOptions, polls: number): Promi
 				throw new Error("plugin tool cancelled");
 			}
 			const done = pollOnce(call, partial);
-			if (done) return done.result;
+			if (done) return resultOf(done);
 		}
 	} finally {
 		finish(call);
