@@ -184,7 +184,10 @@ test("overlay_set_rows and overlay_open need the overlay UI capability", async (
 		const value = await host.invokeTool("ui", "c", { request });
 		const answer = JSON.parse((value as { content: { text: string }[] }).content[0]!.text);
 		assert.equal(answer.error.code, "permission_denied", JSON.stringify(answer));
-		assert.match(answer.error.message, /UI capability "overlay" was not granted \(needs "ui" and "overlay"\)/);
+		assert.match(
+			answer.error.message,
+			/UI capability "overlay" was not granted \(undeclared: add "overlay" to "uiCapabilities" in .*pi-extension\.json\)/,
+		);
 	}
 	assert.deepEqual(asked, []);
 });
@@ -218,7 +221,10 @@ describe("overlay registration", () => {
 	test("needs the overlays capability", async () => {
 		const report = await loadWith({ capabilities: ["commands"], register: [overlay()] });
 		assert.equal(report.failures.length, 1);
-		assert.match(report.failures[0]!.message, /registered overlay without declaring the "overlays" capability/);
+		assert.match(
+			report.failures[0]!.message,
+			/registered overlay without the "overlays" capability \(undeclared: add "overlays" to "capabilities" in .*pi-extension\.json\)/,
+		);
 	});
 
 	test("overlay_open and overlay_close are refused as hook names, as rpi does", async () => {
