@@ -28,11 +28,19 @@ import { runUserBash, userBashOf } from "./user-bash.js";
 import { OutsideWrites } from "./outside-writes.js";
 import { PiExtensionMetrics } from "./pi-metrics.js";
 import { RenderedRows } from "./rendered-rows.js";
+import { AgentEventProjection } from "./agent-events.js";
 import { AppMounts } from "./ui/app-mounts.js";
 import { appCommandProblem, withOwner } from "./ui/app-owner.js";
 import { COMMAND_NAME, LIMITS } from "./ui/descriptors.js";
 import { type DialogEnd, SessionUi } from "./ui/session-ui.js";
 import { SessionError } from "./session-error.js";
+import {
+	CHAMBER_COMMAND_NAMES,
+	type ChamberCommandTarget,
+	isChamberCommand,
+	runChamberCommand,
+	sessionCommands,
+} from "./chamber-commands.js";
 import type {
 	CommandView,
 	EventName,
@@ -65,32 +73,6 @@ export interface OpenOptions {
 	onShutdown?: (session: LiveSession) => void;
 }
 
-/** The chamber's own slash commands (pi's terminal built-ins that make sense in a browser). */
-const CHAMBER_COMMANDS = {
-	new: "Start a fresh session in this project (this one stays in the list)",
-	compact: "Summarize the conversation so far to free context (optional: instructions)",
-	reload: "Reload extensions, skills, prompts and themes (protocol extensions restart as a new generation)",
-	name: "Rename this session",
-	model: "Switch model: /model provider/id",
-	thinking: "Set the thinking level: /thinking off|minimal|low|medium|high|xhigh",
-	tree: "Navigate the session tree: jump to any earlier entry (optionally summarizing the branch you leave)",
-	fork: "Start a new session from an earlier user message (its history up to there)",
-	resume: "Open another session of this project",
-	export: "Download this session as HTML (pi's export)",
-	copy: "Copy the last answer to the clipboard",
-	session: "Show session info: file, id, messages, tokens and cost",
-	hotkeys: "Show the keyboard shortcuts",
-} as const;
-type ChamberCommand = keyof typeof CHAMBER_COMMANDS;
-/** Chamber commands that are the page's to show (a picker, the clipboard, a download); the API has routes. */
-const PAGE_COMMANDS: Partial<Record<ChamberCommand, string>> = {
-	resume: "the page opens its session picker (GET /api/pi/sessions lists them)",
-	export: "GET /api/pi/sessions/:id/export downloads it",
-	copy: "the page copies the last answer",
-	session: "GET /api/pi/sessions/:id shows it",
-	hotkeys: "the page lists them",
-};
-
 type Persisting = Pick<
 	SessionManager,
 	"appendMessage" | "appendCustomEntry" | "appendCustomMessageEntry" | "appendCompaction"
@@ -104,13 +86,21 @@ export class LiveSession {
 	private readonly mounts: AppMounts;
 	/** Custom messages drawn by their extension's message renderer. */
 	private readonly rendered: RenderedRows;
+	private readonly agentEvents = new AgentEventProjection({
+		publish: (event, payload) => this.publish(event, payload),
+		publishUsage: () => this.publishUsage(),
+		publishModel: () => this.publishModel(),
+		runEnded: () => this.options.onChange?.({ ...this.summary(), streaming: false }),
+		infoChanged: () => {
+			const summary = this.summary();
+			this.publish("session.info", { session: summary });
+			this.options.onChange?.(summary);
+		},
+	});
 	/** What its in-process pi extensions do (protocol extensions are measured by their host). */
 	readonly piMetrics = new PiExtensionMetrics(() => this.session.extensionRunner);
-	private draftId: string | undefined;
-	private drafts = 0;
 	private bashRuns = 0;
 	private lastUsage: SessionUsage | undefined;
-	private queue: QueueView = { steering: [], followUp: [] };
 	private unsubscribe: (() => void) | undefined;
 	private closed = false;
 
@@ -213,7 +203,7 @@ export class LiveSession {
 		previous.publish("session.replaced", { id });
 		previous.detachAll();
 		this.channel = new EventChannel(id, this.options.replay, RUN_SEQUENCE_BASE);
-		this.draftId = undefined;
+		this.agentEvents.dropDraft();
 		this.attach();
 		await this.bind();
 		this.options.onReplaced?.(previous.sessionId, this);
@@ -263,8 +253,7 @@ export class LiveSession {
 			const plain = rowOf(entry);
 			const row = plain?.kind === "compaction" ? withTokensAfter(plain, entry, manager.getBranch()) : plain;
 			if (row) {
-				const draftId = row.kind === "assistant" ? this.draftId : undefined;
-				if (draftId) this.draftId = undefined;
+				const draftId = row.kind === "assistant" ? this.agentEvents.takeDraft() : undefined;
 				this.publish("transcript.row", { row, ...(draftId ? { draftId } : {}) });
 				this.rendered.observe(entry, row);
 			}
@@ -301,69 +290,7 @@ export class LiveSession {
 
 	private onAgentEvent(event: AgentSessionEvent): void {
 		this.piMetrics.onEvent(event);
-		switch (event.type) {
-			case "agent_start":
-				this.publish("agent.start", {});
-				this.publish("session.state", { streaming: true });
-				break;
-			case "agent_end":
-				this.publishUsage();
-				this.publish("agent.end", {});
-				this.publish("session.state", { streaming: false });
-				// pi still counts itself as streaming while agent_end handlers run.
-				this.options.onChange?.({ ...this.summary(), streaming: false });
-				break;
-			case "message_start":
-				if (event.message.role === "assistant") {
-					this.draftId = `draft_${++this.drafts}`;
-					this.publish("message.start", { draftId: this.draftId, role: "assistant" });
-				}
-				break;
-			case "message_update": {
-				const delta = event.assistantMessageEvent;
-				if (!this.draftId) break;
-				if (delta.type === "text_delta") {
-					this.publish("message.delta", { draftId: this.draftId, kind: "text", delta: delta.delta });
-				} else if (delta.type === "thinking_delta") {
-					this.publish("message.delta", { draftId: this.draftId, kind: "thinking", delta: delta.delta });
-				}
-				break;
-			}
-			case "message_end":
-				if (event.message.role === "assistant" && this.draftId) {
-					this.publish("message.end", { draftId: this.draftId });
-				}
-				// Each answer reports its usage: the footer moves per turn, not per run.
-				if (event.message.role === "assistant") this.publishUsage();
-				break;
-			case "queue_update":
-				this.queue = { steering: [...event.steering], followUp: [...event.followUp] };
-				this.publish("session.queue", this.queue);
-				break;
-			case "tool_execution_start":
-				this.publish("tool.start", { toolCallId: event.toolCallId, toolName: event.toolName, args: event.args });
-				break;
-			case "tool_execution_update":
-				this.publish("tool.update", { toolCallId: event.toolCallId, text: resultText(event.partialResult) });
-				break;
-			case "tool_execution_end":
-				this.publish("tool.end", {
-					toolCallId: event.toolCallId,
-					toolName: event.toolName,
-					text: resultText(event.result),
-					isError: event.isError,
-				});
-				break;
-			case "session_info_changed": {
-				const summary = this.summary();
-				this.publish("session.info", { session: summary });
-				this.options.onChange?.(summary);
-				break;
-			}
-			case "thinking_level_changed":
-				this.publishModel();
-				break;
-		}
+		this.agentEvents.project(event);
 	}
 
 	private publishModel(): void {
@@ -439,29 +366,7 @@ export class LiveSession {
 	}
 
 	commands(): CommandView[] {
-		const own = Object.entries(CHAMBER_COMMANDS).map(([name, description]) => ({
-			name,
-			description,
-			source: "chamber",
-		}));
-		const taken = new Set(Object.keys(CHAMBER_COMMANDS));
-		const fromExtensions = this.session.extensionRunner
-			.getRegisteredCommands()
-			.filter((c) => !taken.has(c.invocationName));
-		// What pi's RPC get_commands adds: prompt templates and skills, which session.prompt expands.
-		const described = (name: string, description: string | undefined, source: string) => ({
-			name,
-			...(description ? { description } : {}),
-			source,
-		});
-		return [
-			...own,
-			...fromExtensions.map((c) => described(c.invocationName, c.description, "extension")),
-			...this.session.promptTemplates.map((t) => described(t.name, t.description, "prompt")),
-			...this.session.resourceLoader
-				.getSkills()
-				.skills.map((s) => described(`skill:${s.name}`, s.description, "skill")),
-		];
+		return sessionCommands(this.session);
 	}
 
 	view(): SessionView {
@@ -472,11 +377,26 @@ export class LiveSession {
 			ui: this.ui.view(),
 			commands: this.commands(),
 			usage: this.usage(),
-			queue: this.queue,
+			queue: this.agentEvents.queue,
 			...(model ? { model } : {}),
 			thinkingLevel: this.session.thinkingLevel,
 			streaming: this.session.isStreaming,
 			seq: this.channel.latest,
+		};
+	}
+
+	/** What the chamber's own commands act on (chamber-commands.ts). */
+	private get commandTarget(): ChamberCommandTarget {
+		return {
+			session: this.session,
+			runtime: this.pier.runtime,
+			piMetrics: this.piMetrics,
+			run: (work, what) => this.run(work, what),
+			rename: (name) => this.rename(name),
+			setModel: (ref) => this.setModel(ref),
+			setThinkingLevel: (level) => this.setThinkingLevel(level),
+			navigate: (entryId) => this.navigate(entryId),
+			fork: (entryId) => this.fork(entryId),
 		};
 	}
 
@@ -495,7 +415,7 @@ export class LiveSession {
 		await this.catchUpWithFile();
 		const builtin = /^\/([a-z]+)(?:\s+([\s\S]*))?$/.exec(text.trim());
 		const name = builtin?.[1];
-		if (name && name in CHAMBER_COMMANDS) return this.builtin(name as ChamberCommand, builtin?.[2]?.trim() ?? "");
+		if (name && isChamberCommand(name)) return runChamberCommand(this.commandTarget, name, builtin?.[2]?.trim() ?? "");
 		const bash = userBashOf(text);
 		if (bash) {
 			// pi's terminal refuses a second one while one runs (Esc cancels it first).
@@ -597,54 +517,6 @@ export class LiveSession {
 		});
 	}
 
-	private async builtin(name: ChamberCommand, args: string): Promise<void> {
-		const needs = (what: string) => {
-			if (!args) throw new SessionError("bad_request", `/${name} needs ${what}`);
-		};
-		switch (name) {
-			case "new":
-				if (this.session.isStreaming) throw new SessionError("busy", "wait for the agent before starting anew");
-				this.run(
-					this.pier.runtime.newSession().then(() => undefined),
-					"/new",
-				);
-				return;
-			case "compact":
-				if (this.session.isStreaming) throw new SessionError("busy", "wait for the agent before compacting");
-				this.run(
-					this.session.compact(args || undefined).then(() => undefined),
-					"/compact",
-				);
-				return;
-			case "reload":
-				if (this.session.isStreaming) throw new SessionError("busy", "wait for the agent before reloading");
-				this.run(
-					this.session.reload().then(() => this.piMetrics.reloaded()),
-					"/reload",
-				);
-				return;
-			case "name":
-				needs("a name");
-				this.rename(args);
-				return;
-			case "model":
-				needs("a model (provider/id)");
-				return this.setModel(args);
-			case "thinking":
-				needs(`a level (${this.session.getAvailableThinkingLevels().join(", ")})`);
-				return this.setThinkingLevel(args);
-			case "tree":
-				needs("an entry id (GET /api/pi/sessions/:id/tree lists them)");
-				return this.navigate(args);
-			case "fork":
-				needs("a user message's entry id");
-				await this.fork(args);
-				return;
-			default:
-				throw new SessionError("page_command", `/${name} is the page's: ${PAGE_COMMANDS[name]}`);
-		}
-	}
-
 	steer(text: string): void {
 		this.run(this.session.isStreaming ? this.session.steer(text) : this.session.prompt(text), "steer");
 	}
@@ -682,7 +554,7 @@ export class LiveSession {
 		const runner = this.session.extensionRunner;
 		const registry = this.pier.extensionHost.registry;
 		const problem = appCommandProblem(this.ui.appOwner(appId), name, {
-			chamberCommands: new Set(Object.keys(CHAMBER_COMMANDS)),
+			chamberCommands: CHAMBER_COMMAND_NAMES,
 			command: (invocation) => {
 				const found = runner.getCommand(invocation);
 				return found ? { name: found.name, sourcePath: found.sourceInfo.path } : undefined;
@@ -744,16 +616,6 @@ export class LiveSession {
 		await this.session.abort().catch(() => {});
 		await this.pier.dispose();
 	}
-}
-
-function resultText(result: unknown): string {
-	const content = (result as { content?: unknown })?.content;
-	if (!Array.isArray(content)) return typeof result === "string" ? result : "";
-	return content
-		.filter((p: { type?: string; text?: unknown }) => p?.type === "text" && typeof p.text === "string")
-		.map((p: { text: string }) => p.text)
-		.join("")
-		.slice(0, 50_000);
 }
 
 /** Extension files are named by their base name: server paths stay on the server. */
