@@ -202,11 +202,20 @@ export function chamberWithProvider(fixture: StreamProviderFixture): () => ApiCl
 
 type Row = { kind: string; id: string; text?: string; toolCalls?: { name: string; args: unknown }[] };
 
-/** The chamber check: a prompt to the fixture's model streams its turn, runs the tool call, finishes turn two. */
+/**
+ * The chamber check: the session's model picker offers the fixture's model, and a prompt to it streams its turn,
+ * runs the tool call and finishes turn two.
+ */
 export function chamberProviderTest(fixture: StreamProviderFixture, api: () => ApiClient): void {
 	test(`a chamber prompt streams the extension's turn, runs its tool call and finishes the second turn (${fixture.runtime})`, async () => {
 		const { id, stream } = await api().newSession();
-		const model = { model: `${fixture.providerId}/default` };
+		const ref = `${fixture.providerId}/default`;
+		const picker = await api().call<{ models: { ref: string }[] }>("GET", `/api/pi/models?session=${id}`);
+		assert.ok(
+			picker.body.models.some((m) => m.ref === ref),
+			`the model picker offers ${ref}: ${picker.body.models.map((m) => m.ref).join(", ")}`,
+		);
+		const model = { model: ref };
 		assert.equal((await api().call("PUT", `/api/pi/sessions/${id}/model`, model)).status, 200);
 		assert.equal((await api().call("POST", `/api/pi/sessions/${id}/prompt`, { text: "tool" })).status, 202);
 		const row = (e: { event: string; payload: Record<string, unknown> }) => e.payload.row as Row;
