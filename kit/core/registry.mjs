@@ -43,6 +43,18 @@ function checkIdentifier(value, field) {
 /** JSON round trip, so TypeBox schemas lose their symbol keys exactly as on the wire. */
 const plain = (value) => JSON.parse(JSON.stringify(value));
 
+/**
+ * pier's additions to a provider registration, in either form: `baseUrl`, and `models` (ids or ProviderModel
+ * objects) for pi's model list; without models the host offers `default` and whatever `--model` names.
+ */
+function pierProviderFields(config) {
+	const models = config.models?.map((m) => (typeof m === "string" ? { id: m } : m));
+	return {
+		...(config.baseUrl !== undefined ? { baseUrl: config.baseUrl } : {}),
+		...(models !== undefined ? { models: plain(models) } : {}),
+	};
+}
+
 export class Registry {
 	/** `guest` gives the phase, the manifest, the runtime's name and `send`. */
 	constructor(guest) {
@@ -183,6 +195,7 @@ export class Registry {
 				...(options.label !== undefined ? { label: options.label } : {}),
 				api,
 				capabilities: capabilities.slice(),
+				...pierProviderFields(options),
 			},
 		});
 		this.providers.set(options.id, options);
@@ -192,16 +205,14 @@ export class Registry {
 		checkIdentifier(id, "provider id");
 		if (typeof config?.complete !== "function") throw new TypeError("registerProvider requires a complete function");
 		if (this.providers.has(id)) throw new Error(`duplicate provider ${id}`);
-		const models = config.models?.map((m) => (typeof m === "string" ? { id: m } : m));
 		this.send({
 			kind: "provider",
 			provider: {
 				id,
 				api: config.api ?? id,
 				...(config.label !== undefined ? { label: config.label } : {}),
-				...(config.baseUrl !== undefined ? { baseUrl: config.baseUrl } : {}),
 				...(config.capabilities !== undefined ? { capabilities: config.capabilities } : {}),
-				...(models !== undefined ? { models: plain(models) } : {}),
+				...pierProviderFields(config),
 			},
 		});
 		this.providers.set(id, config);

@@ -473,6 +473,10 @@ export interface StreamProviderOptions {
 	/** Defaults to the id. */
 	api?: string;
 	capabilities?: string[];
+	/** pier addition, as in ProviderConfig. */
+	baseUrl?: string;
+	/** pier addition: without models the provider offers `default` and any model id `--model <id>/<model>` asks for. */
+	models?: Array<ProviderModel | string>;
 	/** Each yielded event reaches the host as an `update`, in order. */
 	stream(
 		sessionId: string | null,

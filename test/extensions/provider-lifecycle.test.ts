@@ -130,12 +130,16 @@ describe("protocol providers in pi's registries", () => {
 
 			// B's reload resets pi-ai's process-wide API registry (pi's refresh): A's turns do not go through it.
 			await b.session.reload();
+			// pi calls pi-ai directly for compaction and branch summaries: A's API must still resolve there.
+			assert.ok(getApiProvider(modelA.api), "B's reload left A's API in pi-ai's registry");
 			await a.session.prompt("hi");
 			assert.match(textOf(lastAssistant(a)), /^alpha: hello world/);
 			await b.session.prompt("hi");
 			assert.match(textOf(lastAssistant(b)), /^beta: hello world/);
 
 			await a.dispose();
+			assert.ok(getApiProvider(modelB.api), "A's end left B's API in pi-ai's registry");
+			assert.equal(getApiProvider(modelA.api), undefined, "and took its own");
 			await b.session.prompt("still there?");
 			assert.match(textOf(lastAssistant(b)), /^beta: hello world/);
 			const stale = await turn(b, modelA);

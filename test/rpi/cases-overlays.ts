@@ -3,9 +3,13 @@
  * `invokeOverlayRender(id)` → `{rows: [{text, style?}], input?}` (rows bounded and redacted) and
  * `invokeOverlayEvent(id, {kind: "submit", text} | {kind: "key", action})`. On a host without them those checks
  * fail, saying so. The guest side (`pi.registerOverlay`) is the guest-core branch's. #48 (the host opening an
- * overlay through the UI host) is the overlays branch's bridge and is not ported here.
+ * overlay through the UI host): rpi's `open_overlay(id)` sends the UI host an `OverlayOpen` with the registered
+ * title; pier's is the session's OverlayController (`/overlay <id>`), which renders the overlay and hands the
+ * view to the UI's overlay surface (the chamber's, or pi's terminal), so the port records what that surface gets.
  */
 import assert from "node:assert/strict";
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { OverlayController, type OverlayView } from "../../src/extensions/bridge/overlays.js";
 import type { ExtensionHost } from "../../src/extensions/host/host.js";
 import type { RpiCase } from "./cases.js";
 import { ownSource } from "./source.js";
@@ -120,6 +124,39 @@ export const OVERLAY_CASES: RpiCase[] = [
 				assert.equal(rows.length, 100);
 				assert.ok(rows.every((r) => [...r.text].length <= 200));
 			});
+		},
+	},
+	{
+		n: 48,
+		name: "quickjs_overlay_open_round_trips_through_ui_host",
+		decision: "the session's overlay controller opens it on the UI's overlay surface",
+		// The program of #45 (rpi assembles it in Rust): pier's own is used.
+		uses: [],
+		async run(_source, checks) {
+			await using ext = await loadOk(
+				ownSource().inline("quickjs_register_overlay_is_listed_and_renders_sanitized_rows", 0),
+				OVERLAY_CAPS,
+			);
+			const shown: OverlayView[] = [];
+			const screen = { setRows() {}, setStatus() {}, restoreDraft() {}, close() {} };
+			const ui = {
+				overlay(view: OverlayView) {
+					shown.push(view);
+					return screen;
+				},
+			};
+			const ctx = { ui, hasUI: true } as unknown as ExtensionContext;
+			const controller = new OverlayController(ext.host, () => undefined);
+			await checks.that("opening chat shows it with the registered title and its rendered rows", async () => {
+				await controller.openByUser("chat", ctx);
+				assert.equal(shown.length, 1);
+				assert.deepEqual([shown[0]!.id, shown[0]!.title], ["chat", "Side Chat"]);
+				assert.deepEqual(shown[0]!.rows[0], { text: "hello from overlay" });
+				assert.equal(controller.openId, "chat");
+			});
+			await checks.that('opening an unknown id fails: "unknown extension overlay"', () =>
+				assert.rejects(controller.openByUser("missing", ctx), /unknown extension overlay/),
+			);
 		},
 	},
 	{

@@ -7,16 +7,12 @@
 import { ACTION_CASES } from "./cases-actions.js";
 import { EVENT_CASES } from "./cases-events.js";
 import { OVERLAY_CASES } from "./cases-overlays.js";
+import { PROVIDER_STREAM_CASES } from "./cases-provider-streams.js";
 import { PROVIDER_CASES } from "./cases-providers.js";
 import { REGISTRATION_CASES } from "./cases-registration.js";
 import { UI_CASES } from "./cases-ui.js";
 import { caseTitle, type RpiCase, runCase } from "./cases.js";
 import { rpiFixtureNames, rpiSource } from "./source.js";
-
-/** Fixtures whose rpi tests stream through pi's model registry (#32–#39, #42–#44): not ported. */
-const NOT_PORTED: Record<string, string> = {
-	"quickjs-provider": "provider streaming (rpi #32–#39, #42–#44): not ported",
-};
 
 const CASES: RpiCase[] = [
 	...REGISTRATION_CASES,
@@ -24,6 +20,7 @@ const CASES: RpiCase[] = [
 	...EVENT_CASES,
 	...UI_CASES,
 	...PROVIDER_CASES,
+	...PROVIDER_STREAM_CASES,
 	...OVERLAY_CASES,
 ].filter((c) => c.uses.length > 0);
 
@@ -66,8 +63,7 @@ async function main(path: string | undefined): Promise<number> {
 	const fixtureRows = [["fixture", "rpi tests passing"]];
 	for (const name of rpiFixtureNames(path)) {
 		const tally = byFixture.get(name);
-		const skipped = Object.entries(NOT_PORTED).find(([prefix]) => name.startsWith(prefix))?.[1];
-		fixtureRows.push([name, tally ? `${tally.pass}/${tally.pass + tally.fail}` : (skipped ?? "no check")]);
+		fixtureRows.push([name, tally ? `${tally.pass}/${tally.pass + tally.fail}` : "no check"]);
 	}
 	const inline = byFixture.get("inline");
 	if (inline)

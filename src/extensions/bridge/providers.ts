@@ -13,7 +13,9 @@ import {
 	type AssistantMessageEventStream,
 	type Context,
 	createAssistantMessageEventStream,
+	getApiProvider,
 	type Model,
+	registerApiProvider,
 	type SimpleStreamOptions,
 } from "@earendil-works/pi-ai";
 import type { ExtensionAPI, ProviderModelConfig } from "@earendil-works/pi-coding-agent";
@@ -86,6 +88,24 @@ type Turn = (model: Model<Api>, context: Context, options?: SimpleStreamOptions)
 
 /** Per host: the API names its current bridge generation answers, and each one's turn. */
 const routes = new WeakMap<ExtensionHost, Map<string, Turn>>();
+/** Every host's current table, process-wide: what `restoreApiProviders` puts back. */
+const liveTables = new Set<Map<string, Turn>>();
+
+/**
+ * pi's model registry rebuilds pi-ai's process-wide API registry from its own providers on every refresh (an
+ * unregister, a /reload): one session's end or reload drops every other session's extension APIs. Their turns go
+ * through `routeProviderTurns` anyway, but pi calls pi-ai directly for compaction and branch summaries, so each
+ * live API is put back after a session's end, at every session start (a reload's included) and before every turn.
+ * (A refresh pier does not see, such as another session's /login, is mended by the next turn.)
+ */
+function restoreApiProviders(): void {
+	for (const table of liveTables) {
+		for (const [api, turn] of table) {
+			if (getApiProvider(api as Api)) continue;
+			registerApiProvider({ api: api as Api, stream: turn, streamSimple: turn }, `pier-extension:${api}`);
+		}
+	}
+}
 
 export function registerProviders(pi: ExtensionAPI, host: ExtensionHost, options: ProviderBridgeOptions): void {
 	const namespace = hostNamespace(host);
@@ -106,8 +126,14 @@ export function registerProviders(pi: ExtensionAPI, host: ExtensionHost, options
 			streamSimple: turn,
 		});
 	}
+	const previous = routes.get(host);
+	if (previous) liveTables.delete(previous);
 	routes.set(host, table);
+	liveTables.add(table);
+	// A /reload resets pi-ai's registry before this generation loads and pi may refresh again while it binds.
+	pi.on("session_start", () => restoreApiProviders());
 	unregisterAtSessionEnd(pi, names, () => {
+		liveTables.delete(table);
 		if (routes.get(host) === table) routes.delete(host);
 	});
 }
@@ -122,6 +148,7 @@ export function unregisterAtSessionEnd(pi: ExtensionAPI, names: readonly string[
 	pi.on("session_shutdown", () => {
 		also?.();
 		for (const name of names) pi.unregisterProvider(name);
+		restoreApiProviders();
 	});
 }
 
@@ -141,6 +168,7 @@ export function routeProviderTurns(agent: { streamFn: StreamFn }, host: Extensio
 	const inner = agent.streamFn;
 	agent.streamFn = (model, context, options) => {
 		if (!model.api.startsWith(API_PREFIX)) return inner(model, context, options);
+		restoreApiProviders();
 		const turn = routes.get(host)?.get(model.api);
 		if (turn) return turn(model, context, options);
 		const stream = createAssistantMessageEventStream();
