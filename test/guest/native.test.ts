@@ -1,0 +1,28 @@
+/**
+ * The guest conformance suite (conformance.ts) against a native plugin: test/fixtures/native/c/conformance.c,
+ * built with gcc against kit/c/rpi_plugin.h and run by pier's plugin host behind the NativeChannel, exactly as
+ * a `runtime: native` manifest launches it.
+ *
+ * Cases left out (skipped, naming the feature), because the C ABI has no such feature:
+ * - registration descriptors: a tool is name, description and parameters only (no label, capability or
+ *   execution mode); providers and overlays register differently or not at all.
+ * - shortcut handlers: register_shortcut takes a key and a description, no handler; a press answers null.
+ * - handler answers (tool_call input edits, tool_result patches, the frozen event object): an event handler
+ *   gets a borrowed StablePluginEvent and answers only a code (continue, error, abort, claimed).
+ * - ctx.ui round trips (confirm, the six UI methods): the ABI has UiDialog (17) and SetStatus (18), not
+ *   paste/working/hidden-thinking/tools-expanded; UiDialog is covered by test/native/bridge-dialogs.test.ts,
+ *   not by this suite (its dialogs are rpi's, not ctx.ui's).
+ * - a tool's own pending host request cancelled with its call: runtime_action is synchronous, so a pending
+ *   native tool has no request in flight; the cancel case runs without that part.
+ * - streaming providers: a native provider is one request_fn call answering a whole assistant message.
+ * - overlays: no overlay registration in the ABI.
+ * - the JS refusals and limits (renderCall, capability strings, provider/overlay/form limits, the capability
+ *   texts): they are the JS API's; the native registrars' refusals are tested in test/native/host-declare.test.ts
+ *   and host-load.test.ts.
+ * Cases that run with the native host's own shapes (rpi's, asserted exactly): a partial is an AgentToolResult;
+ * a veto has pier's reason text and the fan-out goes on to the second handler (rpi never aborts it); a runtime
+ * action answers rpi's result object; a late registration is refused with the registrar's code -1.
+ */
+import { conformance } from "./conformance.js";
+
+conformance("native");
