@@ -28,8 +28,6 @@ const failed = (result: Frame) => {
 
 /** What a case needs of the guest's runtime. */
 export type Feature =
-	/** Registration descriptors beyond name/description/parameters: labels, capability, execution mode, providers, overlays. */
-	| "descriptors"
 	| "tools"
 	| "commands"
 	/** A shortcut with a handler of its own that answers. */
@@ -54,7 +52,6 @@ export type Feature =
 	| "js_refusals";
 
 const ALL: readonly Feature[] = [
-	"descriptors",
 	"tools",
 	"commands",
 	"shortcut_handlers",
@@ -76,6 +73,28 @@ export const FEATURES: Record<GuestRuntime, ReadonlySet<Feature>> = {
 	quickjs: new Set(ALL),
 	native: new Set<Feature>(["tools", "commands", "tool_call_veto", "session_actions", "cancel", "late_registration"]),
 };
+
+/**
+ * A native plugin's registrations: a tool is name, description and parameters (label = name, description =
+ * name when empty, rpi's defaults otherwise); two handlers of one tag are one event_hook frame.
+ */
+function nativeRegistrations(registrations: Frame[]): void {
+	const kinds = registrations.map((f) => (f.type === "register" ? f.registration.kind : f.type));
+	assert.deepEqual(kinds, [...Array(4).fill("tool"), ...Array(4).fill("command"), "shortcut", "event_hook"]);
+	const tools = registrations.filter((f) => f.registration?.kind === "tool").map((f) => f.registration.tool);
+	assert.deepEqual(tools[0], {
+		name: "reader",
+		label: "reader",
+		description: "A read-only tool that streams two updates",
+		parameters: { type: "object", properties: { n: { type: "number" } } },
+		capability: "exec",
+		executionMode: "default",
+	});
+	assert.equal(tools[1].description, "plain", "an empty description is the name");
+	assert.deepEqual(registrations[4]!.registration.command, { name: "echo", description: "Echoes" });
+	assert.deepEqual(registrations[8]!.registration.shortcut, { key: "ctrl+k", description: "" });
+	assert.deepEqual(registrations[9]!.registration.hook, { event: "tool_call" });
+}
 
 export function conformance(runtime: GuestRuntime): void {
 	const native = runtime === "native";
@@ -102,67 +121,64 @@ export function conformance(runtime: GuestRuntime): void {
 			return native ? JSON.parse(value) : value;
 		};
 
-		test(
-			"hello carries the manifest; registrations arrive in order with rpi's descriptors",
-			needs("descriptors"),
-			() => {
-				assert.deepEqual(hello, { type: "hello", protocolVersion: 1, manifest: FULL });
-				const kinds = registrations.map((f) => (f.type === "register" ? f.registration.kind : f.type));
-				assert.deepEqual(kinds, [
-					"tool",
-					"tool",
-					"tool",
-					"tool",
-					...Array(7).fill("command"),
-					"shortcut",
-					"flag",
-					"event_hook",
-					"event_hook",
-					"event_hook",
-					"event_hook",
-					...Array(5).fill("provider"),
-					"unregister_provider",
-					"provider",
-					"overlay",
-					"overlay",
-				]);
-				const tools = registrations.filter((f) => f.registration?.kind === "tool").map((f) => f.registration.tool);
-				assert.deepEqual(tools[0], {
-					name: "reader",
-					label: "Reader",
-					description: "A read-only tool that streams two updates",
-					parameters: { type: "object", properties: { n: { type: "number" } } },
-					capability: "read",
-					executionMode: "sequential",
-				});
-				assert.equal(tools[1].capability, "exec", "rpi's default capability");
-				assert.equal(tools[1].executionMode, "default");
-				const hooks = registrations
-					.filter((f) => f.registration?.kind === "event_hook")
-					.map((f) => f.registration.hook.event);
-				assert.deepEqual(
-					hooks,
-					["tool_call", "tool_result", "session_before_compact", "turn_end"],
-					"one frame per event name",
-				);
-				const providers = registrations
-					.filter((f) => f.registration?.kind === "provider")
-					.map((f) => f.registration.provider);
-				assert.deepEqual(providers[0], { id: "streamer", label: "Streamer", api: "streamer", capabilities: [] });
-				assert.deepEqual(providers.at(-1), { id: "whole", api: "whole" });
-				assert.deepEqual(
-					registrations.find((f) => f.type === "unregister_provider"),
-					{ type: "unregister_provider", id: "dropped" },
-				);
-				const overlays = registrations
-					.filter((f) => f.registration?.kind === "overlay")
-					.map((f) => f.registration.overlay);
-				assert.deepEqual(overlays, [
-					{ id: "board", title: "Board", input: { placeholder: "type", multiline: false } },
-					{ id: "static", title: "Static" },
-				]);
-			},
-		);
+		test("hello carries the manifest; registrations arrive in order with rpi's descriptors", () => {
+			assert.deepEqual(hello, { type: "hello", protocolVersion: 1, manifest: FULL });
+			if (native) return nativeRegistrations(registrations);
+			const kinds = registrations.map((f) => (f.type === "register" ? f.registration.kind : f.type));
+			assert.deepEqual(kinds, [
+				"tool",
+				"tool",
+				"tool",
+				"tool",
+				...Array(7).fill("command"),
+				"shortcut",
+				"flag",
+				"event_hook",
+				"event_hook",
+				"event_hook",
+				"event_hook",
+				...Array(5).fill("provider"),
+				"unregister_provider",
+				"provider",
+				"overlay",
+				"overlay",
+			]);
+			const tools = registrations.filter((f) => f.registration?.kind === "tool").map((f) => f.registration.tool);
+			assert.deepEqual(tools[0], {
+				name: "reader",
+				label: "Reader",
+				description: "A read-only tool that streams two updates",
+				parameters: { type: "object", properties: { n: { type: "number" } } },
+				capability: "read",
+				executionMode: "sequential",
+			});
+			assert.equal(tools[1].capability, "exec", "rpi's default capability");
+			assert.equal(tools[1].executionMode, "default");
+			const hooks = registrations
+				.filter((f) => f.registration?.kind === "event_hook")
+				.map((f) => f.registration.hook.event);
+			assert.deepEqual(
+				hooks,
+				["tool_call", "tool_result", "session_before_compact", "turn_end"],
+				"one frame per event name",
+			);
+			const providers = registrations
+				.filter((f) => f.registration?.kind === "provider")
+				.map((f) => f.registration.provider);
+			assert.deepEqual(providers[0], { id: "streamer", label: "Streamer", api: "streamer", capabilities: [] });
+			assert.deepEqual(providers.at(-1), { id: "whole", api: "whole" });
+			assert.deepEqual(
+				registrations.find((f) => f.type === "unregister_provider"),
+				{ type: "unregister_provider", id: "dropped" },
+			);
+			const overlays = registrations
+				.filter((f) => f.registration?.kind === "overlay")
+				.map((f) => f.registration.overlay);
+			assert.deepEqual(overlays, [
+				{ id: "board", title: "Board", input: { placeholder: "type", multiline: false } },
+				{ id: "static", title: "Static" },
+			]);
+		});
 
 		test(
 			"a tool streams its updates in order before its result; a missing result is empty content",

@@ -4,8 +4,6 @@
  * a `runtime: native` manifest launches it.
  *
  * Cases left out (skipped, naming the feature), because the C ABI has no such feature:
- * - registration descriptors: a tool is name, description and parameters only (no label, capability or
- *   execution mode); providers and overlays register differently or not at all.
  * - shortcut handlers: register_shortcut takes a key and a description, no handler; a press answers null.
  * - handler answers (tool_call input edits, tool_result patches, the frozen event object): an event handler
  *   gets a borrowed StablePluginEvent and answers only a code (continue, error, abort, claimed).
@@ -19,7 +17,8 @@
  * - the JS refusals and limits (renderCall, capability strings, provider/overlay/form limits, the capability
  *   texts): they are the JS API's; the native registrars' refusals are tested in test/native/host-declare.test.ts
  *   and host-load.test.ts.
- * Cases that run with the native host's own shapes (rpi's, asserted exactly): a partial is an AgentToolResult;
+ * Cases that run with the native host's own shapes (rpi's, asserted exactly): a tool registers name,
+ * description and parameters only (no label, capability or execution mode); a partial is an AgentToolResult;
  * a veto has pier's reason text and the fan-out goes on to the second handler (rpi never aborts it); a runtime
  * action answers rpi's result object; a late registration is refused with the registrar's code -1.
  */

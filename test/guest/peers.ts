@@ -163,6 +163,7 @@ export async function launchGuest(runtime: GuestRuntime, entry: string, m: Guest
 			library,
 			capabilities: m.capabilities,
 			uiCapabilities: m.uiCapabilities,
+			version: m.version,
 			toolStep: (await toolStep()).path,
 		},
 		PLUGIN_HOST_SCRIPT,
