@@ -503,7 +503,7 @@ export function conformance(runtime: GuestRuntime): void {
 
 	describe(`guest conformance: ${runtime}: refusals`, () => {
 		const loadOf = async (entry: string, capabilities: string[]) => {
-			const peer = startGuest(runtime, entry, manifest(`refusal-${entry.replace(/\W/g, "")}`, capabilities));
+			const peer = await launchGuest(runtime, entry, manifest(`refusal-${entry.replace(/\W/g, "")}`, capabilities));
 			try {
 				return (await peer.handshake()).load;
 			} finally {
@@ -571,7 +571,41 @@ export function conformance(runtime: GuestRuntime): void {
 			}
 		});
 
-		test("undeclared capabilities: rpi's synchronous texts", needs("js_refusals"), async () => {
+		test("undeclared capabilities: rpi's synchronous texts", async () => {
+			if (native) {
+				// The ABI registers without capabilities: the plugin host refuses the load for the handlers, and a
+				// runtime_action before anything is sent, with the kit's text (code 1, `{"error"}`).
+				assert.match(
+					failed(await loadOf("conformance.mjs", ["tools", "commands"])).message,
+					/^the plugin registers handlers for tool_call, but pi-extension\.json of refusal-conformancemjs does not declare the "event_hooks" capability; add it to "capabilities"$/,
+				);
+				const peer = await launchGuest(
+					runtime,
+					"conformance.mjs",
+					manifest("no-caps", ["tools", "commands", "event_hooks"]),
+				);
+				try {
+					await peer.start();
+					const refused = {
+						code: 1,
+						out: {
+							error: "session action requires the session_actions capability (add it to the manifest's capabilities)",
+						},
+					};
+					assert.deepEqual(
+						await peer.invoke({ kind: "command", name: "actions", arguments: "" }),
+						ok({ entry: refused, named: refused, level: refused, compacted: refused }),
+					);
+					assert.deepEqual(
+						peer.frames.filter((f) => f.type === "request"),
+						[],
+						"nothing was sent",
+					);
+				} finally {
+					await peer.stop();
+				}
+				return;
+			}
 			assert.match(
 				failed(await loadOf("no-hook-cap.mjs", ["commands"])).message,
 				/event registration requires the event_hooks capability/,

@@ -14,13 +14,14 @@
  *   native tool has no request in flight; the cancel case runs without that part.
  * - streaming providers: a native provider is one request_fn call answering a whole assistant message.
  * - overlays: no overlay registration in the ABI.
- * - the JS refusals and limits (renderCall, capability strings, provider/overlay/form limits, the capability
- *   texts): they are the JS API's; the native registrars' refusals are tested in test/native/host-declare.test.ts
- *   and host-load.test.ts.
+ * - the JS refusals and limits (renderCall, capability strings, provider/overlay/form limits): they are the JS
+ *   API's; the native registrars' refusals are tested in test/native/host-declare.test.ts and host-load.test.ts.
  * Cases that run with the native host's own shapes (rpi's, asserted exactly): a tool registers name,
  * description and parameters only (no label, capability or execution mode); a partial is an AgentToolResult;
  * a veto has pier's reason text and the fan-out goes on to the second handler (rpi never aborts it); a runtime
- * action answers rpi's result object; a late registration is refused with the registrar's code -1.
+ * action answers rpi's result object; a late registration is refused with the registrar's code -1; undeclared
+ * capabilities refuse the load (event handlers without event_hooks) and a runtime_action (session_actions) with
+ * the plugin host's and the kit's texts, the action before anything is sent.
  */
 import { conformance } from "./conformance.js";
 

@@ -102,7 +102,13 @@ kit.runExtension(
 			log: (line) => process.stderr.write(`[${id}] ${line}\n`),
 		});
 		// Live once the kit has answered `load` (it does so right after this factory returns).
-		const host = actionHost(port, pi, { extensionId: id, owner: declaration.ownsStdio, mode: () => mode, fast });
+		const host = actionHost(port, pi, {
+			extensionId: id,
+			capabilities,
+			owner: declaration.ownsStdio,
+			mode: () => mode,
+			fast,
+		});
 		setImmediate(() => {
 			setActionSink(createActionSink(host));
 			port.fastPath = (chunk) => fast.take(chunk);
