@@ -115,6 +115,14 @@ export function conformance(runtime: GuestRuntime): void {
 		after(() => peer.stop());
 
 		const command = (name: string, args = "") => peer.invoke({ kind: "command", name, arguments: args });
+		/** Until the native fixture's `waits` tool has answered its first poll with Pending. */
+		const nativePending = async () => {
+			for (let i = 0; i < 100; i++) {
+				if ((await calls()).includes("waits pending")) return undefined;
+				await sleep(20);
+			}
+			throw new Error("the native waits tool never reported its first pending poll");
+		};
 		/** The fixture's log of what its handlers saw, taken (a native command answers JSON text). */
 		const calls = async () => {
 			const { value } = await command("calls");
@@ -381,7 +389,7 @@ export function conformance(runtime: GuestRuntime): void {
 			async () => {
 				const id = peer.invokeLater({ kind: "tool", name: "waits", callId: "c9", arguments: {} });
 				// A native tool makes no request of its own while pending: it is cancelled once its first poll is pending.
-				const dialog = FEATURES[runtime].has("tool_requests") ? await peer.nextRequest() : await sleep(300);
+				const dialog = FEATURES[runtime].has("tool_requests") ? await peer.nextRequest() : await nativePending();
 				peer.send({ type: "cancel", id });
 				assert.deepEqual(failed((await peer.next((f) => f.id === id && f.type === "response")).result), {
 					code: "cancelled",
