@@ -21,6 +21,8 @@ const FULL = manifest(
 );
 
 const ok = (value: unknown) => ({ status: "success", value });
+/** The native fixture's confirm dialog while it waits. */
+const PENDING = { status: "pending", requestId: "r1" };
 const failed = (result: Frame) => {
 	assert.equal(result.status, "failure", JSON.stringify(result));
 	return result.error as { code: string; message: string };
@@ -36,8 +38,10 @@ export type Feature =
 	| "tool_call_veto"
 	/** Event handlers that answer with values: edited input, patched results, the event object itself. */
 	| "handler_answers"
-	/** ctx.ui round trips from a command. */
-	| "ui_requests"
+	/** A confirm dialog from a command: its request, and the answer mapped. */
+	| "ui_dialog"
+	/** The six UI methods beyond dialogs (paste, working message/visible/indicator, hidden thinking, tools expanded). */
+	| "ui_methods"
 	| "session_actions"
 	/** Cancelling a pending tool call. */
 	| "cancel"
@@ -57,7 +61,8 @@ const ALL: readonly Feature[] = [
 	"shortcut_handlers",
 	"tool_call_veto",
 	"handler_answers",
-	"ui_requests",
+	"ui_dialog",
+	"ui_methods",
 	"session_actions",
 	"cancel",
 	"tool_requests",
@@ -71,7 +76,15 @@ const ALL: readonly Feature[] = [
 export const FEATURES: Record<GuestRuntime, ReadonlySet<Feature>> = {
 	node: new Set(ALL),
 	quickjs: new Set(ALL),
-	native: new Set<Feature>(["tools", "commands", "tool_call_veto", "session_actions", "cancel", "late_registration"]),
+	native: new Set<Feature>([
+		"tools",
+		"commands",
+		"tool_call_veto",
+		"ui_dialog",
+		"session_actions",
+		"cancel",
+		"late_registration",
+	]),
 };
 
 /**
@@ -80,7 +93,7 @@ export const FEATURES: Record<GuestRuntime, ReadonlySet<Feature>> = {
  */
 function nativeRegistrations(registrations: Frame[]): void {
 	const kinds = registrations.map((f) => (f.type === "register" ? f.registration.kind : f.type));
-	assert.deepEqual(kinds, [...Array(4).fill("tool"), ...Array(4).fill("command"), "shortcut", "event_hook"]);
+	assert.deepEqual(kinds, [...Array(4).fill("tool"), ...Array(5).fill("command"), "shortcut", "event_hook"]);
 	const tools = registrations.filter((f) => f.registration?.kind === "tool").map((f) => f.registration.tool);
 	assert.deepEqual(tools[0], {
 		name: "reader",
@@ -92,8 +105,8 @@ function nativeRegistrations(registrations: Frame[]): void {
 	});
 	assert.equal(tools[1].description, "plain", "an empty description is the name");
 	assert.deepEqual(registrations[4]!.registration.command, { name: "echo", description: "Echoes" });
-	assert.deepEqual(registrations[8]!.registration.shortcut, { key: "ctrl+k", description: "" });
-	assert.deepEqual(registrations[9]!.registration.hook, { event: "tool_call" });
+	assert.deepEqual(registrations[9]!.registration.shortcut, { key: "ctrl+k", description: "" });
+	assert.deepEqual(registrations[10]!.registration.hook, { event: "tool_call" });
 }
 
 export function conformance(runtime: GuestRuntime): void {
@@ -309,20 +322,36 @@ export function conformance(runtime: GuestRuntime): void {
 			},
 		);
 
-		test("a UI round trip: the request as rpi shapes it, the answer mapped", needs("ui_requests"), async () => {
+		test("a UI round trip: the request as rpi shapes it, the answer mapped", needs("ui_dialog"), async () => {
 			const id = peer.invokeLater({ kind: "command", name: "confirm", arguments: "" });
 			const request = await peer.nextRequest();
 			assert.deepEqual(request.request, {
 				kind: "ui",
 				ui: { request: { type: "confirm", title: "Sure?", message: "Really" } },
 			});
+			if (native) {
+				// UiDialog (17) opens and returns at once; the plugin polls for the answer, which is rpi's shape.
+				assert.deepEqual((await peer.next((f) => f.id === id && f.type === "response")).result, ok(PENDING));
+				assert.deepEqual(await command("confirm", "poll"), ok(PENDING), "still pending before the answer");
+				peer.answer(request, { type: "confirmed", confirmed: true });
+				let polled = await command("confirm", "poll");
+				for (let i = 0; i < 20 && polled.value.status === "pending"; i++) {
+					await sleep(25);
+					polled = await command("confirm", "poll");
+				}
+				assert.deepEqual(
+					polled,
+					ok({ status: "answered", requestId: "r1", answer: { confirmed: true, values: ["Yes"] } }),
+				);
+				return;
+			}
 			peer.answer(request, { type: "confirmed", confirmed: true });
 			assert.deepEqual((await peer.next((f) => f.id === id && f.type === "response")).result, ok(true));
 		});
 
 		test(
 			"the six UI methods rpi has: paste, working message/visible/indicator, hidden thinking label, tools expanded",
-			needs("ui_requests"),
+			needs("ui_methods"),
 			async () => {
 				const id = peer.invokeLater({ kind: "command", name: "ui6", arguments: "" });
 				const seen = [];
