@@ -18,9 +18,10 @@
  * Cases that run with the native host's own shapes (rpi's, asserted exactly): a tool registers name,
  * description and parameters only (no label, capability or execution mode); a partial is an AgentToolResult;
  * a veto has pier's reason text and the fan-out goes on to the second handler (rpi never aborts it); a runtime
- * action answers rpi's result object; a confirm dialog (UiDialog 17) is opened, then polled for rpi's answer; a late registration is refused with the registrar's code -1; undeclared
- * capabilities refuse the load (event handlers without event_hooks) and a runtime_action (session_actions) with
- * the plugin host's and the kit's texts, the action before anything is sent.
+ * action answers rpi's result object; a confirm dialog (UiDialog 17) is opened, then polled for rpi's answer;
+ * a late registration is refused with the registrar's code -1; undeclared capabilities refuse the load (event
+ * handlers without event_hooks) and a runtime_action (session_actions) with the plugin host's and the kit's
+ * texts, the action before anything is sent.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
