@@ -1,6 +1,6 @@
 /**
- * The guest conformance suite's scripted host: a real guest (a Node kit child process, or a QuickJS guest in the
- * real worker pool) behind its real channel, driven frame by frame. Nothing of pier's ExtensionHost is in between,
+ * The guest conformance suite's scripted host: a real guest (a Node kit child process, a QuickJS guest in the
+ * real worker pool, or a native C plugin in its plugin host) behind its real channel, driven frame by frame. Nothing of pier's ExtensionHost is in between,
  * so what is asserted is the guest's own behaviour on the wire.
  */
 import { realpathSync } from "node:fs";
@@ -8,14 +8,18 @@ import { join } from "node:path";
 import type { Channel } from "../../src/extensions/host/channel.js";
 import type { HostFrame } from "../../src/extensions/protocol/frames.js";
 import { ProcessChannel } from "../../src/extensions/runtimes/process/channel.js";
+import { NativeChannel } from "../../src/extensions/runtimes/native/channel.js";
+import { PLUGIN_HOST_SCRIPT } from "../../src/extensions/runtimes/native/launcher.js";
+import { toolStep } from "../../src/extensions/runtimes/native/tool-step-build.js";
 import { QuickJsChannel } from "../../src/extensions/runtimes/quickjs/channel.js";
+import { cLibrary } from "../helpers/native-build.js";
 import { REPO_ROOT } from "../helpers/pier-cli.js";
 
 export const GUEST_FIXTURES = realpathSync(join(REPO_ROOT, "test", "fixtures", "guest"));
 
 // biome-ignore lint/suspicious/noExplicitAny: frames are read field by field in assertions, as the wire has them
 export type Frame = Record<string, any>;
-export type GuestRuntime = "node" | "quickjs";
+export type GuestRuntime = "node" | "quickjs" | "native";
 
 export interface GuestManifest {
 	id: string;
@@ -144,8 +148,32 @@ export class GuestPeer {
 	}
 }
 
-/** One guest of `runtime` running the factory module `entry` (a file of test/fixtures/guest) under `m`. */
+/**
+ * One guest of `runtime` under `m`: for node and quickjs the factory module `entry` (a file of
+ * test/fixtures/guest); for native the C plugin test/fixtures/native/c/<entry without .mjs>.c, built with gcc
+ * and run by pier's plugin host exactly as a `runtime: native` manifest launches it.
+ */
+export async function launchGuest(runtime: GuestRuntime, entry: string, m: GuestManifest): Promise<GuestPeer> {
+	if (runtime !== "native") return startGuest(runtime, entry, m);
+	const library = await cLibrary(entry.replace(/\.mjs$/, ""));
+	const channel = new NativeChannel(
+		{
+			id: m.id,
+			cwd: GUEST_FIXTURES,
+			library,
+			capabilities: m.capabilities,
+			uiCapabilities: m.uiCapabilities,
+			version: m.version,
+			toolStep: (await toolStep()).path,
+		},
+		PLUGIN_HOST_SCRIPT,
+	);
+	return new GuestPeer(channel);
+}
+
+/** One guest of a JS runtime running the factory module `entry` (a file of test/fixtures/guest) under `m`. */
 export function startGuest(runtime: GuestRuntime, entry: string, m: GuestManifest, deadlineMs = 5_000): GuestPeer {
+	if (runtime === "native") throw new Error("startGuest: a native guest is built first; use launchGuest");
 	const file = join(GUEST_FIXTURES, entry);
 	if (runtime === "quickjs") {
 		return new GuestPeer(new QuickJsChannel({ manifest: m, entry: file, root: GUEST_FIXTURES, deadlineMs }));

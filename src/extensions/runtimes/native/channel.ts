@@ -60,6 +60,8 @@ export interface NativeLaunch extends Omit<ProcessLaunch, "executable" | "argume
 	library: string;
 	capabilities: readonly string[];
 	uiCapabilities: readonly string[];
+	/** The package manifest's version, for the hello (a plugin has no version of its own). */
+	version?: string | undefined;
 	/** The C helper for tool calls (tool-step-build.ts), when it is built. */
 	toolStep?: string | undefined;
 }
@@ -90,6 +92,7 @@ export class NativeChannel implements Channel {
 				launch.uiCapabilities.join(","),
 				...(launch.maxFrameBytes ? ["--max-frame-bytes", String(launch.maxFrameBytes)] : []),
 				...(launch.toolStep ? ["--tool-step", launch.toolStep] : []),
+				...(launch.version ? ["--version", launch.version] : []),
 			],
 			protocolFds: true,
 		});

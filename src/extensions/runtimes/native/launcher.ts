@@ -24,6 +24,7 @@ export function nativeSpec(manifest: ExtensionManifest, options: NativeSpecOptio
 					library: runtime.library,
 					capabilities: manifest.capabilities,
 					uiCapabilities: manifest.uiCapabilities,
+					version: manifest.version,
 					toolStep: (await toolStep()).path,
 				},
 				PLUGIN_HOST_SCRIPT,

@@ -2,7 +2,7 @@
  * The plugin host: one Node process per native plugin library, a protocol-v1 guest written on the kit.
  *
  *   node plugin-host.js --id <id> --library <path> [--capabilities a,b] [--ui-capabilities c,d] [--max-frame-bytes N]
- *     [--tool-step <helper.so>]
+ *     [--tool-step <helper.so>] [--version <the manifest's version>]
  *
  * Order matters: stdio is isolated before the library is opened (stdio.ts); the plugin registers at once
  * (registrars are only valid during that call); its `declare` goes to pier's native channel as a
@@ -31,6 +31,7 @@ const { values } = parseArgs({
 		"ui-capabilities": { type: "string", default: "" },
 		"max-frame-bytes": { type: "string", default: String(1024 * 1024) },
 		"tool-step": { type: "string" },
+		version: { type: "string" },
 	},
 });
 const list = (text: string | undefined) => (text ? text.split(",").filter(Boolean) : []);
@@ -87,7 +88,7 @@ const fast = new FastTools({
 
 const kit = (await import(new URL("../../../../../kit/node/index.mjs", import.meta.url).href)) as typeof Kit;
 kit.runExtension(
-	{ id, capabilities, uiCapabilities },
+	{ id, ...(values.version ? { version: values.version } : {}), capabilities, uiCapabilities },
 	(pi) => {
 		if (loadError) throw loadError;
 		wirePlugin(pi, loaded!, {
@@ -101,7 +102,13 @@ kit.runExtension(
 			log: (line) => process.stderr.write(`[${id}] ${line}\n`),
 		});
 		// Live once the kit has answered `load` (it does so right after this factory returns).
-		const host = actionHost(port, pi, { extensionId: id, owner: declaration.ownsStdio, mode: () => mode, fast });
+		const host = actionHost(port, pi, {
+			extensionId: id,
+			capabilities,
+			owner: declaration.ownsStdio,
+			mode: () => mode,
+			fast,
+		});
 		setImmediate(() => {
 			setActionSink(createActionSink(host));
 			port.fastPath = (chunk) => fast.take(chunk);

@@ -69,8 +69,10 @@ export function wirePlugin(pi: Kit.ExtensionAPI, plugin: LoadedPlugin, options: 
 		pi.registerCommand(command.name, {
 			description: command.description,
 			handler: (args, ctx) => {
+				// Seen before the plugin runs: its runtime actions read the mode (a dialog needs an interactive one).
+				seen(ctx);
 				return runCommand(command, args, registry, {
-					select: (title, items) => seen(ctx).ui.select(title, items),
+					select: (title, items) => ctx.ui.select(title, items),
 					editor: (title, prefill) => ctx.ui.editor(title, prefill),
 					input: (title, placeholder) => ctx.ui.input(title, placeholder),
 					notify: (text) => void ctx.ui.notify(text).catch(() => {}),
