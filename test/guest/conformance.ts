@@ -4,13 +4,13 @@
  * unchanged by each JS runtime, and for native plugins test/fixtures/native/c/conformance.c, the same cases
  * where the C ABI has the feature; what it must do is rpi's behaviour (docs/protocol-v1.md).
  *
- * Each case names the feature it needs; a runtime without it skips the case with the reason. Where the ABI has
- * the feature but rpi's native host shapes it differently (a partial is an AgentToolResult, a veto has no
+ * Each case names the feature it needs; a runtime without it does not run the case (native.test.ts says
+ * why). Where the ABI has the feature but rpi's native host shapes it differently (a partial is an AgentToolResult, a veto has no
  * reason text and never stops the fan-out, an action answers rpi's result object), the case asserts the
  * native shape beside the JS one, each exactly.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { after, before, describe, test as nodeTest } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Frame, type GuestPeer, type GuestRuntime, launchGuest, manifest, startGuest } from "./peers.js";
 
@@ -109,13 +109,24 @@ function nativeRegistrations(registrations: Frame[]): void {
 	assert.deepEqual(registrations[10]!.registration.hook, { event: "tool_call" });
 }
 
+interface CaseOptions {
+	applies: boolean;
+}
+type CaseBody = () => Promise<void> | void;
+
 export function conformance(runtime: GuestRuntime): void {
 	const native = runtime === "native";
-	/** The options of a case needing `features`: skipped, saying which one is missing, where the runtime lacks it. */
-	const needs = (...features: Feature[]) => {
-		const missing = features.filter((f) => !FEATURES[runtime].has(f));
-		return missing.length === 0 ? {} : { skip: `the ${runtime} runtime has no ${missing.join(", ")}` };
-	};
+	/**
+	 * The options of a case needing `features`. A runtime without one does not get the case at all (a skip would
+	 * read as a check not made); native.test.ts lists what it leaves out and why.
+	 */
+	const needs = (...features: Feature[]): CaseOptions => ({
+		applies: features.every((f) => FEATURES[runtime].has(f)),
+	});
+	function test(name: string, ...rest: [CaseBody] | [CaseOptions, CaseBody]): void {
+		const [options, body] = rest.length === 1 ? [{ applies: true }, rest[0]] : rest;
+		if (options.applies) nodeTest(name, body);
+	}
 	/** The runtime's name as the guest writes it in "… is unavailable in the X runtime". */
 	describe(`guest conformance: ${runtime}`, () => {
 		let peer: GuestPeer;

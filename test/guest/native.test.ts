@@ -3,7 +3,7 @@
  * built with gcc against kit/c/rpi_plugin.h and run by pier's plugin host behind the NativeChannel, exactly as
  * a `runtime: native` manifest launches it.
  *
- * Cases left out (skipped, naming the feature), because the C ABI has no such feature:
+ * Cases left out (not registered for this runtime), because the C ABI has no such feature:
  * - shortcut handlers: register_shortcut takes a key and a description, no handler; a press answers null.
  * - handler answers (tool_call input edits, tool_result patches, the frozen event object): an event handler
  *   gets a borrowed StablePluginEvent and answers only a code (continue, error, abort, claimed).
