@@ -258,7 +258,9 @@ export function conformance(runtime: GuestRuntime): void {
 		});
 
 		test(
-			"two tool_call handlers, the first blocking: the block wins and the second never runs",
+			native
+				? "two tool_call handlers, the first vetoing: the veto wins (rpi's native fan-out still runs the second)"
+				: "two tool_call handlers, the first blocking: the block wins and the second never runs",
 			needs("tool_call_veto"),
 			async () => {
 				await calls();
