@@ -123,7 +123,7 @@ class Client {
 function startDaemon(
 	root: string,
 	timesFile: string,
-): Promise<{ daemon: Daemon; measure: () => Promise<number>; stop: () => Promise<void> }> {
+): Promise<{ daemon: Daemon; measure: () => Promise<MemoryBreakdown>; stop: () => Promise<void> }> {
 	const script = join(dirname(fileURLToPath(import.meta.url)), "soak-daemon.js");
 	// PIER_SOAK_NODE_ARGS: node flags for the daemon when looking into it (`--heapsnapshot-signal=SIGUSR2`).
 	const nodeArgs = process.env.PIER_SOAK_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
@@ -137,10 +137,8 @@ function startDaemon(
 			resolve({
 				daemon: JSON.parse(line) as Daemon,
 				measure: () =>
-					new Promise<number>((done) => {
-						child.once("message", (m: { heapUsed: number; external: number }) =>
-							done((m.heapUsed + m.external) / 2 ** 20),
-						);
+					new Promise<MemoryBreakdown>((done) => {
+						child.once("message", (m: NodeJS.MemoryUsage) => done(breakdownOf(m)));
 						child.send("measure");
 					}),
 				stop: async () => {
@@ -150,6 +148,32 @@ function startDaemon(
 			}),
 		);
 	});
+}
+
+/**
+ * The daemon's memory right after a full collection, in MiB: what it keeps (live heap + external), the heap V8
+ * has reserved around it, and the rest of the resident set (code, stacks, malloc arenas, native buffers), so a
+ * growing resident set can be told apart: V8 sizing its heap, or memory outside it.
+ */
+interface MemoryBreakdown {
+	kept: number;
+	heapUsed: number;
+	heapReserved: number;
+	external: number;
+	outsideHeap: number;
+	rss: number;
+}
+
+function breakdownOf(m: NodeJS.MemoryUsage): MemoryBreakdown {
+	const mib = (bytes: number) => bytes / 2 ** 20;
+	return {
+		kept: mib(m.heapUsed + m.external),
+		heapUsed: round(mib(m.heapUsed)),
+		heapReserved: round(mib(m.heapTotal)),
+		external: round(mib(m.external)),
+		outsideHeap: round(mib(m.rss - m.heapTotal - m.external)),
+		rss: round(mib(m.rss)),
+	};
 }
 
 function residentMiB(pid: number): number {
@@ -185,7 +209,7 @@ async function soak(): Promise<boolean> {
 		const warmMark = Math.min(60, SECONDS / 5);
 		// What the daemon keeps, measured twice (each a full collection, a pause): after the first minute, and as
 		// the last turns end.
-		const keptAtWarm = new Promise<number>((done) => setTimeout(() => void measure().then(done), warmMark * 1000));
+		const atWarm = new Promise<MemoryBreakdown>((done) => setTimeout(() => void measure().then(done), warmMark * 1000));
 		let turns = 0;
 		let stalls = 0;
 		await Promise.all(
@@ -207,8 +231,10 @@ async function soak(): Promise<boolean> {
 			}),
 		);
 		clearInterval(sampler);
-		const keptWarm = await keptAtWarm;
-		const keptEnd = await measure();
+		const warmBreakdown = await atWarm;
+		const endBreakdown = await measure();
+		const keptWarm = warmBreakdown.kept;
+		const keptEnd = endBreakdown.kept;
 		// Let the last frames arrive.
 		await new Promise((done) => setTimeout(done, 2000));
 
@@ -267,6 +293,10 @@ async function soak(): Promise<boolean> {
 				residentEndMiB: round(end),
 				residentGrowth: round(rssGrowth, 3),
 				residentPeakMiB: round(Math.max(...memory.map((m) => m.mib))),
+				afterCollection: {
+					firstMinute: { ...warmBreakdown, kept: round(keptWarm) },
+					end: { ...endBreakdown, kept: round(keptEnd) },
+				},
 			},
 			rows: { checked: [...rowsOf.values()].reduce((n, r) => n + r.length, 0), lost, duplicated, unknown },
 			delivery: {
@@ -293,6 +323,10 @@ async function soak(): Promise<boolean> {
 		say(
 			`resident set: ${round(warm)} MiB at ${warmMark} s → ${round(end)} MiB at the end (${(rssGrowth * 100).toFixed(1)}%), peak ${report.memory.residentPeakMiB} MiB`,
 		);
+		const parts = (b: MemoryBreakdown) =>
+			`rss ${b.rss} = heap ${b.heapReserved} (${b.heapUsed} live) + external ${b.external} + outside ${b.outsideHeap}`;
+		say(`after a full collection, first minute: ${parts(warmBreakdown)} MiB`);
+		say(`after a full collection, at the end:   ${parts(endBreakdown)} MiB`);
 		say(
 			`rows: ${report.rows.checked} checked × their clients · lost ${lost} · duplicated ${duplicated} · unknown ${unknown}`,
 		);
