@@ -7,11 +7,12 @@ import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { truncateToWidth } from "@earendil-works/pi-tui";
 import type { ExtensionHost } from "../host/host.js";
 import type { ContextSnapshot } from "../protocol/frames.js";
+import { TEXT_STYLES, type TextStyle } from "../host/text-styles.js";
 import { isRecord } from "./provider-message.js";
+import { type StyleTheme, styleForTerminal } from "./terminal-style.js";
 
 /** Styles a span may carry (rpi's overlay style names); any other is dropped, the text kept. */
-export const RENDER_STYLES = ["default", "bold", "dim", "italic", "accent", "error", "success", "warning"] as const;
-export type RenderStyle = (typeof RENDER_STYLES)[number];
+export type RenderStyle = TextStyle;
 /** Past these a rendered message is cut, with a last line saying how much was left out. */
 export const MAX_RENDERED_LINES = 200;
 export const MAX_RENDERED_LINE_CHARS = 2_000;
@@ -82,7 +83,7 @@ export function toRenderedLines(value: unknown): RenderedLines {
 			if (room <= 0) return;
 			const text = [...span.text].slice(0, room).join("");
 			room -= [...text].length;
-			const style = RENDER_STYLES.find((s) => s === span.style);
+			const style = TEXT_STYLES.find((s) => s === span.style);
 			spans.push(style && style !== "default" ? { text, style } : { text });
 		});
 		return spans;
@@ -97,30 +98,6 @@ export function toRenderedLines(value: unknown): RenderedLines {
 export const renderedText = (lines: RenderedLines): string =>
 	lines.map((line) => line.map((span) => span.text).join("")).join("\n");
 
-/** The theme colours pi's terminal has for each style (pi's Theme: `fg(color, text)`, `bold`, `italic`). */
-interface Theme {
-	fg(color: "accent" | "error" | "success" | "warning" | "dim", text: string): string;
-	bold(text: string): string;
-	italic(text: string): string;
-}
-
-function styled(theme: Theme, span: RenderedSpan): string {
-	switch (span.style) {
-		case "bold":
-			return theme.bold(span.text);
-		case "italic":
-			return theme.italic(span.text);
-		case "dim":
-		case "accent":
-		case "error":
-		case "success":
-		case "warning":
-			return theme.fg(span.style, span.text);
-		default:
-			return span.text;
-	}
-}
-
 /**
  * pi's terminal asks for a component synchronously; the extension answers over the wire. The component shows the
  * message's own text until the lines arrive, then (the terminal asked to draw again) the lines, or the failure.
@@ -132,13 +109,16 @@ export class RenderedMessageComponent {
 	constructor(
 		pending: Promise<RenderedLines | undefined>,
 		private readonly placeholder: string,
-		theme: Theme,
+		theme: StyleTheme,
 		repaint: () => void = () => {},
 	) {
 		pending
 			.then(
 				(lines) => {
-					if (lines) this.lines = lines.map((line) => line.map((span) => styled(theme, span)).join(""));
+					if (lines)
+						this.lines = lines.map((line) =>
+							line.map((span) => styleForTerminal(theme, span.style, span.text)).join(""),
+						);
 				},
 				(error: unknown) => {
 					this.lines = [theme.fg("error", (error as Error).message ?? String(error))];
@@ -188,7 +168,12 @@ export function registerMessageRenderers(
 				pending = renderMessage(host, message as RenderableMessage, { expanded, ...(context ? { context } : {}) });
 				byExpanded.set(expanded, pending);
 			}
-			return new RenderedMessageComponent(pending, contentText(message.content), theme as unknown as Theme, repaint);
+			return new RenderedMessageComponent(
+				pending,
+				contentText(message.content),
+				theme as unknown as StyleTheme,
+				repaint,
+			);
 		});
 	}
 }

@@ -8,7 +8,8 @@
  */
 import type { ExtensionUIContext, Theme } from "@earendil-works/pi-coding-agent";
 import { Input, matchesKey, type TUI, truncateToWidth, visibleWidth } from "@earendil-works/pi-tui";
-import type { OverlayKeyAction, OverlayRow, OverlayStyle } from "../host/overlay-rows.js";
+import type { OverlayKeyAction, OverlayRow } from "../host/overlay-rows.js";
+import { styleForTerminal } from "./terminal-style.js";
 import type { OverlayInputEvents, OverlayScreen, OverlaySurface, OverlayView } from "./overlays.js";
 
 const PAGE = 10;
@@ -18,25 +19,6 @@ const CONTROL = /[\u0000-\u001F\u007F-\u009F]/g;
 
 /** An extension's text never writes to the terminal itself: an ESC would start a sequence of its choosing. */
 const printable = (text: string) => text.replace(CONTROL, "\uFFFD");
-
-function styled(theme: Theme, style: OverlayStyle | undefined, raw: string): string {
-	const text = printable(raw);
-	switch (style) {
-		case "bold":
-			return theme.bold(text);
-		case "italic":
-			return theme.italic(text);
-		case "dim":
-			return theme.fg("dim", text);
-		case "accent":
-		case "error":
-		case "success":
-		case "warning":
-			return theme.fg(style, text);
-		default:
-			return text;
-	}
-}
 
 class OverlayPanel {
 	private rows: OverlayRow[];
@@ -104,7 +86,7 @@ class OverlayPanel {
 		const title = truncateToWidth(` ${printable(this.view.title)} `, inner);
 		const out = [border(`┌─${t.bold(title)}${"─".repeat(Math.max(0, inner - visibleWidth(title)))}─┐`)];
 		const shown = this.rows.slice(this.scroll, this.scroll + this.window);
-		for (const row of shown) out.push(line(styled(t, row.style, row.text)));
+		for (const row of shown) out.push(line(styleForTerminal(t, row.style, printable(row.text))));
 		if (this.rows.length === 0) out.push(line(t.fg("dim", "(no rows)")));
 		if (this.rows.length > this.window) {
 			out.push(line(t.fg("dim", `rows ${this.scroll + 1}–${this.scroll + shown.length} of ${this.rows.length}`)));

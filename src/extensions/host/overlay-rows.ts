@@ -5,12 +5,13 @@
  * the frame and owns keys and the editor; the extension supplies content only.
  */
 import { redactSecrets } from "./redact.js";
+import { TEXT_STYLES, type TextStyle } from "./text-styles.js";
 
 export const OVERLAY_MAX_ROWS = 100;
 /** Counted in code points (rpi counts `char`s), after redaction, so a cut can never expose a secret's head. */
 export const OVERLAY_MAX_ROW_CHARS = 200;
-export const OVERLAY_STYLES = ["default", "bold", "dim", "italic", "accent", "error", "success", "warning"] as const;
-export type OverlayStyle = (typeof OVERLAY_STYLES)[number];
+export const OVERLAY_STYLES = TEXT_STYLES;
+export type OverlayStyle = TextStyle;
 
 /** The key actions an overlay's `onKey` hears: meanings, never raw terminal keys (rpi's `OverlayKeyAction`). */
 export const OVERLAY_KEY_ACTIONS = [
