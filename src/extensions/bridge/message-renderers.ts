@@ -8,7 +8,7 @@ import { truncateToWidth } from "@earendil-works/pi-tui";
 import type { ExtensionHost } from "../host/host.js";
 import type { ContextSnapshot } from "../protocol/frames.js";
 import { TEXT_STYLES, type TextStyle } from "../host/text-styles.js";
-import { isRecord } from "./provider-message.js";
+import { isRecord } from "../protocol/json-object.js";
 import { type StyleTheme, styleForTerminal } from "./terminal-style.js";
 
 /** Styles a span may carry (rpi's overlay style names); any other is dropped, the text kept. */

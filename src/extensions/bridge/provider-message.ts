@@ -2,6 +2,7 @@
  * A provider's final AssistantMessage, checked field by field: the answer of pier's form, or the `message` of
  * rpi's `done` event. It goes into the session file and back to every provider, so nothing unchecked passes.
  */
+import { isRecord } from "../protocol/json-object.js";
 import type { Api, AssistantMessage, Model, StopReason, Usage } from "@earendil-works/pi-ai";
 
 export const ZERO_USAGE: Usage = {
@@ -21,9 +22,6 @@ export const STOP_REASONS: Record<string, StopReason> = {
 	error: "error",
 	aborted: "aborted",
 };
-
-export const isRecord = (value: unknown): value is Record<string, unknown> =>
-	typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * An extension's answer as pi's AssistantMessage, checked field by field (the message goes into the session

@@ -11,7 +11,7 @@
 import { type Api, getApiProvider, getProviders } from "@earendil-works/pi-ai";
 import type { ExtensionAPI, ProviderModelConfig } from "@earendil-works/pi-coding-agent";
 import type { ExtensionHost } from "../host/host.js";
-import { isRecord } from "./provider-message.js";
+import { isRecord } from "../protocol/json-object.js";
 import { unregisterAtSessionEnd } from "./providers.js";
 
 /** Stands in for a key the user has not given: a request carrying it is refused by any real endpoint. */

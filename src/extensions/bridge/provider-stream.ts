@@ -11,7 +11,8 @@
  * turn ends, so pi sees start/delta…/end per block whichever form the extension used.
  */
 import type { Api, AssistantMessage, AssistantMessageEventStream, Model, StopReason } from "@earendil-works/pi-ai";
-import { isRecord, STOP_REASONS, toAssistantMessage, ZERO_USAGE } from "./provider-message.js";
+import { isRecord } from "../protocol/json-object.js";
+import { STOP_REASONS, toAssistantMessage, ZERO_USAGE } from "./provider-message.js";
 import { redactSecrets } from "../host/redact.js";
 
 /** rpi's default id for a `tool_call` without one; later id-less calls of the same turn get `_2`, `_3`… */

@@ -8,6 +8,7 @@
  * instance crashed (with the peer's diagnostics) and fails whatever was pending;
  * nothing of it reaches the session except as an error.
  */
+import { isRecord } from "../protocol/json-object.js";
 import { identifierProblem, textProblem } from "../manifest.js";
 import type { Capability, PermissionSet } from "../protocol/capabilities.js";
 import { FrameError } from "../protocol/codec.js";
@@ -625,9 +626,6 @@ function closedKeys(value: object, allowed: readonly string[]): number {
 	}
 	return count;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-	typeof value === "object" && value !== null && !Array.isArray(value);
 
 const RESPONSE_KEYS = ["type", "id", "result"] as const;
 const UPDATE_KEYS = ["type", "id", "value"] as const;

@@ -4,6 +4,7 @@
  * row's text redacted, then cut to 200 characters, and a style kept only from a fixed list. The host draws
  * the frame and owns keys and the editor; the extension supplies content only.
  */
+import { isRecord } from "../protocol/json-object.js";
 import { redactSecrets } from "./redact.js";
 import { TEXT_STYLES, type TextStyle } from "./text-styles.js";
 
@@ -74,9 +75,6 @@ export function sanitizeOverlayRows(rows: readonly OverlayRowInput[]): OverlayRo
 export class OverlayOutputError extends Error {
 	override name = "OverlayOutputError";
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-	typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * An `overlay_render` success value: a rows array (rpi's first contract) or `{rows?, input?: {value?}}`

@@ -8,6 +8,7 @@
  * permission needs a tool call id, a flat single choice and a decision on every option; option titles are
  * nonempty, unique and untrimmed-clean everywhere.
  */
+import { isRecord } from "../../protocol/json-object.js";
 import type { RuntimeRequest, UiRequest } from "../../protocol/frames.js";
 
 export const PERMISSION_DECISIONS = ["allow_once", "allow_always", "reject_once", "reject_always"] as const;
@@ -43,9 +44,6 @@ export interface DialogSpec {
 	/** `ui.timeout`, in milliseconds (pier's dialog timeouts are milliseconds too). */
 	timeoutMs?: number;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-	typeof value === "object" && value !== null && !Array.isArray(value);
 
 function optionalText(ui: Record<string, unknown>, key: string): string | undefined {
 	const value = ui[key];
