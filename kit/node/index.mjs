@@ -18,6 +18,9 @@
  * is the wire reference (Appendix B: the guest core).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { readSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { performance } from "node:perf_hooks";
 import { createGuest, messageOf, PROTOCOL_VERSION } from "../core/guest.mjs";
 
 export { ExtensionRequestError } from "../core/guest.mjs";
@@ -33,6 +36,16 @@ export class FrameTooLargeError extends Error {
 		this.code = "frame_too_large";
 	}
 }
+
+/**
+ * After answering, the kit looks at stdin this long for the host's next frame before its event loop goes to
+ * sleep: waking a sleeping process costs more than a quick call (tens of microseconds on a virtual machine),
+ * and calls often come one right after another. The host does the same for answers (answer-wait.ts).
+ */
+const LINGER_MS = 0.2;
+/** Not on one CPU: there the kit spinning would only keep the host from sending. */
+const LINGER = availableParallelism() > 1;
+const scratch = Buffer.allocUnsafe(64 * 1024);
 
 // ── framing ──────────────────────────────────────────────────────────────────
 
@@ -141,6 +154,9 @@ class NodeTransport {
 		this.manifest = manifest;
 		this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
 		this.outbox = undefined;
+		/** A frame that asks for or answers something went out: the host's next frame may be close behind. */
+		this.replyDue = false;
+		this.splitter = undefined;
 		const storage = new AsyncLocalStorage();
 		this.guest = createGuest({
 			manifest,
@@ -161,17 +177,43 @@ class NodeTransport {
 		process.on("unhandledRejection", (reason) => {
 			process.stderr.write(`[${this.manifest.id}] unhandled rejection: ${reason?.stack ?? reason}\n`);
 		});
-		const splitter = new LineSplitter(this.maxFrameBytes, (line) => this.guest.dispatch(parseLine(line)));
-		process.stdin.on("data", (chunk) => {
-			try {
-				this.receive(chunk, splitter);
-			} catch (error) {
-				this.fatal(`protocol error: ${messageOf(error)}`);
-			}
-		});
+		this.splitter = new LineSplitter(this.maxFrameBytes, (line) => this.guest.dispatch(parseLine(line)));
+		process.stdin.on("data", (chunk) => this.onData(chunk));
 		// The host closing our stdin is the end of the session for us.
 		process.stdin.on("end", () => process.exit(0));
 		process.stdin.on("error", () => process.exit(0));
+	}
+
+	onData(chunk) {
+		try {
+			this.receive(chunk, this.splitter);
+		} catch (error) {
+			this.fatal(`protocol error: ${messageOf(error)}`);
+		}
+	}
+
+	/**
+	 * LINGER_MS: takes the host's next chunk straight from stdin (a pipe libuv keeps non-blocking: empty is
+	 * EAGAIN, not a wait), as the stream would have delivered it, and returns at once so its work can run. Only
+	 * while the stream holds nothing of its own, so the order of what arrives cannot change.
+	 */
+	linger() {
+		const stdin = process.stdin;
+		const fd = stdin._handle?.fd;
+		if (fd !== 0 || stdin.readableLength > 0 || !stdin.readableFlowing) return;
+		const until = performance.now() + LINGER_MS;
+		do {
+			let read;
+			try {
+				read = readSync(fd, scratch, 0, scratch.length, null);
+			} catch (error) {
+				if (error.code === "EAGAIN") continue;
+				return;
+			}
+			// End of file is the stream's to see ("end" exits).
+			if (read > 0) this.onData(Buffer.from(scratch.subarray(0, read)));
+			return;
+		} while (performance.now() < until);
 	}
 
 	/**
@@ -222,6 +264,7 @@ class NodeTransport {
 	 */
 	send(frame) {
 		const line = encodeFrame(frame, this.maxFrameBytes);
+		if (frame.type === "response" || frame.type === "request") this.replyDue = true;
 		if (this.outbox !== undefined) {
 			this.outbox += line;
 			return;
@@ -235,5 +278,9 @@ class NodeTransport {
 		const lines = this.outbox;
 		this.outbox = undefined;
 		if (lines.length > 0) this.writeFrame(lines);
+		if (this.replyDue && LINGER) {
+			this.replyDue = false;
+			this.linger();
+		}
 	};
 }

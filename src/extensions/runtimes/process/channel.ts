@@ -12,10 +12,12 @@
  * destroyed after a short drain.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { readSync } from "node:fs";
 import { adopt, ExtensionCgroup, wrapSpawn } from "./cgroup.js";
 import { DEFAULT_MAX_FRAME_BYTES, encodeFrameText, FrameDecoder, type FrameError } from "../../protocol/codec.js";
 import { PROTOCOL_VERSION } from "../../protocol/frames.js";
 import type { Channel, ChannelEvents } from "../../host/channel.js";
+import { type AnswerSource, expectAnswer } from "../answer-wait.js";
 
 /** rpi keeps this much of a child's stderr for error messages. */
 export const STDERR_TAIL_BYTES = 16 * 1024;
@@ -127,7 +129,10 @@ class StderrTail {
 	}
 }
 
-export class ProcessChannel implements Channel {
+/** What one look at the child's pipe may take (a pipe's default capacity). */
+const SCRATCH = Buffer.allocUnsafe(64 * 1024);
+
+export class ProcessChannel implements Channel, AnswerSource {
 	readonly exited: Promise<void>;
 	private readonly child: ChildProcess;
 	/** Where frames go to the child and come from it: its stdin/stdout, or fds 3/4. */
@@ -194,11 +199,7 @@ export class ProcessChannel implements Channel {
 		});
 		this.toChild.on("error", () => {}); // EPIPE after the child died: reported by "close"
 		this.child.stderr!.on("data", (chunk: Buffer) => this.stderr.push(chunk));
-		this.fromChild.on("data", (chunk: Buffer) => {
-			if (!this.spoke && this.cgroup && pid !== undefined) this.cgroup.verify(pid);
-			this.spoke = true;
-			this.receive(chunk);
-		});
+		this.fromChild.on("data", (chunk: Buffer) => this.onData(chunk));
 		this.fromChild.on("end", () => {
 			try {
 				this.decoder.end();
@@ -210,6 +211,33 @@ export class ProcessChannel implements Channel {
 
 	get pid(): number | undefined {
 		return this.child.pid;
+	}
+
+	private onData(chunk: Buffer): void {
+		if (!this.spoke && this.cgroup && this.child.pid !== undefined) this.cgroup.verify(this.child.pid);
+		this.spoke = true;
+		this.receive(chunk);
+	}
+
+	/**
+	 * answer-wait.ts: takes what the child has written so far straight from the pipe (libuv's end of it is
+	 * non-blocking, so an empty pipe is EAGAIN, not a wait), as the stream would have delivered it. Only while
+	 * the stream holds nothing of its own, so the order of what arrives cannot change.
+	 */
+	takeWaiting(): boolean {
+		if (this.outbox) this.flush();
+		const fd = (this.fromChild as { _handle?: { fd?: unknown } })._handle?.fd;
+		if (this.closedReason !== undefined || typeof fd !== "number" || fd < 0) return true;
+		if ((this.fromChild as unknown as { readableLength: number }).readableLength > 0) return true;
+		let read: number;
+		try {
+			read = readSync(fd, SCRATCH, 0, SCRATCH.length, null);
+		} catch (error) {
+			return (error as NodeJS.ErrnoException).code !== "EAGAIN";
+		}
+		// End of file is the stream's to see (its "end" and the child's exit do the rest).
+		if (read > 0) this.onData(Buffer.from(SCRATCH.subarray(0, read)));
+		return true;
 	}
 
 	start(events: ChannelEvents): void {
@@ -232,10 +260,12 @@ export class ProcessChannel implements Channel {
 		this.toChild.write(line);
 		this.outbox = "";
 		setImmediate(this.flush);
+		if (frame.type === "request" || frame.type === "response") expectAnswer(this);
 	}
 
 	private readonly flush = (): void => {
-		const lines = this.outbox!;
+		const lines = this.outbox;
+		if (lines === undefined) return;
 		this.outbox = undefined;
 		if (lines.length > 0 && this.closedReason === undefined) this.toChild.write(lines);
 	};

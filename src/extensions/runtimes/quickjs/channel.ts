@@ -1,15 +1,16 @@
 /** QuickJS extensions: a guest in a shared worker thread (pool.ts), frames as strings over its own port. */
-import { MessageChannel, type MessagePort } from "node:worker_threads";
+import { MessageChannel, type MessagePort, receiveMessageOnPort } from "node:worker_threads";
 import type { Channel, ChannelEvents } from "../../host/channel.js";
 import { DEFAULT_MAX_FRAME_BYTES, encodeFrameText } from "../../protocol/codec.js";
 import type { QuickJsGuestData } from "./guest.js";
 import { readWorkerMessage, type WorkerMessage } from "./inbound.js";
 import { admitGuest, type Lease } from "./pool.js";
+import { type AnswerSource, expectAnswer } from "../answer-wait.js";
 
 /** The seed's bound: each extension's WebAssembly memory may not grow past this. */
 export const QUICKJS_MEMORY_BYTES = 64 * 1024 * 1024;
 
-export class QuickJsChannel implements Channel {
+export class QuickJsChannel implements Channel, AnswerSource {
 	readonly exited: Promise<void>;
 	private readonly port: MessagePort;
 	private readonly lease: Lease;
@@ -77,6 +78,14 @@ export class QuickJsChannel implements Channel {
 		if (this.closedReason !== undefined) throw new Error(`extension channel is closed (${this.closedReason})`);
 		// The line's text without its LF: no Buffer on the way, the port carries strings.
 		this.port.postMessage(encodeFrameText(frame, this.maxFrameBytes).slice(0, -1));
+		if (frame.type === "request" || frame.type === "response") expectAnswer(this);
+	}
+
+	takeWaiting(): boolean {
+		if (this.ended) return true;
+		const next = receiveMessageOnPort(this.port);
+		if (next) this.receive(next.message);
+		return next !== undefined;
 	}
 
 	async terminate(): Promise<void> {

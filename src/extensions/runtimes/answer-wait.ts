@@ -1,0 +1,47 @@
+/**
+ * The host's short wait for an extension's answer. Most of a quick call's round trip is not work but waking
+ * threads: the host's thread falls asleep in its event loop after sending a request, and the answer has to wake
+ * it (on a virtual machine, a halted vCPU's wake-up: tens of microseconds, more than the call itself). So after
+ * a request or a response goes out, the host looks for the answer itself, without sleeping, for at most
+ * ANSWER_WAIT_MS, and takes it if it comes; otherwise the event loop delivers it as before.
+ *
+ * One wait serves every channel at once (an event fanned out to ten extensions waits once, not ten times), it
+ * runs in a microtask (never inside the sender's own code, so no frame arrives in the middle of it), and it
+ * never runs on a single CPU, where the host spinning would only keep the extension from answering.
+ */
+import { availableParallelism } from "node:os";
+import { performance } from "node:perf_hooks";
+
+/** A channel that can take what its extension has sent so far without waiting; true when it took something. */
+export interface AnswerSource {
+	takeWaiting(): boolean;
+}
+
+/** Long enough for a quick call's answer; a long call costs the host's loop this much, once per request. */
+export const ANSWER_WAIT_MS = 0.15;
+
+/**
+ * Whether waiting without sleeping can pay here: not on one CPU, where the waiter only keeps the other side from
+ * running. The QuickJS worker's linger (worker.ts) asks the same. `PIER_ANSWER_WAIT=off` turns both off.
+ */
+export const spinningPays = availableParallelism() > 1 && process.env.PIER_ANSWER_WAIT !== "off";
+const expecting = new Set<AnswerSource>();
+let scheduled = false;
+
+/** `source` was just sent something it will answer: look for the answer before the event loop sleeps. */
+export function expectAnswer(source: AnswerSource): void {
+	if (!spinningPays) return;
+	expecting.add(source);
+	if (scheduled) return;
+	scheduled = true;
+	queueMicrotask(wait);
+}
+
+function wait(): void {
+	const until = performance.now() + ANSWER_WAIT_MS;
+	while (expecting.size > 0 && performance.now() < until) {
+		for (const source of expecting) if (source.takeWaiting()) expecting.delete(source);
+	}
+	expecting.clear();
+	scheduled = false;
+}
