@@ -74,9 +74,9 @@ describe("declare across native plugins", () => {
 		await host.load([spec(elsewhere)]);
 		assert.equal(textOf(await host.invokeTool("same", "s1", {})), "elsewhere");
 		assert.equal(host.hasHook("tool_call"), false, "no handler of a skipped platform is registered");
-		assert.match(
-			host.instances[0]!.channel.diagnostics(),
-			/PlatformSkip: the plugin declares platforms \[windows, macos\]/,
-		);
+		// stderr is its own pipe: the line is written before the tool's answer but may be read after it.
+		const stderr = () => host.instances[0]!.channel.diagnostics();
+		for (let i = 0; i < 100 && !stderr().includes("PlatformSkip"); i++) await new Promise((r) => setTimeout(r, 20));
+		assert.match(stderr(), /PlatformSkip: the plugin declares platforms \[windows, macos\]/);
 	});
 });

@@ -12,21 +12,30 @@
 import { availableParallelism } from "node:os";
 import { performance } from "node:perf_hooks";
 
-/** A channel that can take what its extension has sent so far without waiting; true when it took something. */
+/** A channel that can take what its extension has sent so far without waiting. */
 export interface AnswerSource {
-	takeWaiting(): boolean;
+	/** `took`: it delivered what had come; `nothing` yet; `closed`: nothing more can come this way. */
+	takeWaiting(): "took" | "nothing" | "closed";
 }
 
-/** Long enough for a quick call's answer; a long call costs the host's loop this much, once per request. */
-export const ANSWER_WAIT_MS = 0.15;
+const setting = process.env.PIER_ANSWER_WAIT;
+/**
+ * Long enough for a quick call's answer; a long call costs the host's loop this much, once per request.
+ * `PIER_ANSWER_WAIT=<ms>` sets it (the tests make it long enough that every answer is taken).
+ */
+export const ANSWER_WAIT_MS = setting && Number(setting) > 0 ? Number(setting) : 0.15;
 
 /**
  * Whether waiting without sleeping can pay here: not on one CPU, where the waiter only keeps the other side from
  * running. The QuickJS worker's linger (worker.ts) asks the same. `PIER_ANSWER_WAIT=off` turns both off.
  */
-export const spinningPays = availableParallelism() > 1 && process.env.PIER_ANSWER_WAIT !== "off";
+export const spinningPays = availableParallelism() > 1 && setting !== "off";
 const expecting = new Set<AnswerSource>();
 let scheduled = false;
+let taken = 0;
+
+/** How many answers a wait has taken in this process (diagnostics, and the tests that prove the path runs). */
+export const answersTaken = (): number => taken;
 
 /** `source` was just sent something it will answer: look for the answer before the event loop sleeps. */
 export function expectAnswer(source: AnswerSource): void {
@@ -40,7 +49,12 @@ export function expectAnswer(source: AnswerSource): void {
 function wait(): void {
 	const until = performance.now() + ANSWER_WAIT_MS;
 	while (expecting.size > 0 && performance.now() < until) {
-		for (const source of expecting) if (source.takeWaiting()) expecting.delete(source);
+		for (const source of expecting) {
+			const take = source.takeWaiting();
+			if (take === "nothing") continue;
+			expecting.delete(source);
+			if (take === "took") taken++;
+		}
 	}
 	expecting.clear();
 	scheduled = false;

@@ -224,20 +224,21 @@ export class ProcessChannel implements Channel, AnswerSource {
 	 * non-blocking, so an empty pipe is EAGAIN, not a wait), as the stream would have delivered it. Only while
 	 * the stream holds nothing of its own, so the order of what arrives cannot change.
 	 */
-	takeWaiting(): boolean {
+	takeWaiting(): "took" | "nothing" | "closed" {
 		if (this.outbox) this.flush();
 		const fd = (this.fromChild as { _handle?: { fd?: unknown } })._handle?.fd;
-		if (this.closedReason !== undefined || typeof fd !== "number" || fd < 0) return true;
-		if ((this.fromChild as unknown as { readableLength: number }).readableLength > 0) return true;
+		if (this.closedReason !== undefined || typeof fd !== "number" || fd < 0) return "closed";
+		if ((this.fromChild as unknown as { readableLength: number }).readableLength > 0) return "closed";
 		let read: number;
 		try {
 			read = readSync(fd, SCRATCH, 0, SCRATCH.length, null);
 		} catch (error) {
-			return (error as NodeJS.ErrnoException).code !== "EAGAIN";
+			return (error as NodeJS.ErrnoException).code === "EAGAIN" ? "nothing" : "closed";
 		}
 		// End of file is the stream's to see (its "end" and the child's exit do the rest).
-		if (read > 0) this.onData(Buffer.from(SCRATCH.subarray(0, read)));
-		return true;
+		if (read === 0) return "closed";
+		this.onData(Buffer.from(SCRATCH.subarray(0, read)));
+		return "took";
 	}
 
 	start(events: ChannelEvents): void {
@@ -255,11 +256,12 @@ export class ProcessChannel implements Channel, AnswerSource {
 		// leave together in one write, so pipelined calls do not cost a syscall each.
 		if (this.outbox !== undefined) {
 			this.outbox += line;
-			return;
+		} else {
+			this.toChild.write(line);
+			this.outbox = "";
+			setImmediate(this.flush);
 		}
-		this.toChild.write(line);
-		this.outbox = "";
-		setImmediate(this.flush);
+		// The wait writes what is held back before it looks (takeWaiting).
 		if (frame.type === "request" || frame.type === "response") expectAnswer(this);
 	}
 

@@ -81,11 +81,12 @@ export class QuickJsChannel implements Channel, AnswerSource {
 		if (frame.type === "request" || frame.type === "response") expectAnswer(this);
 	}
 
-	takeWaiting(): boolean {
-		if (this.ended) return true;
+	takeWaiting(): "took" | "nothing" | "closed" {
+		if (this.ended) return "closed";
 		const next = receiveMessageOnPort(this.port);
-		if (next) this.receive(next.message);
-		return next !== undefined;
+		if (!next) return "nothing";
+		this.receive(next.message);
+		return "took";
 	}
 
 	async terminate(): Promise<void> {

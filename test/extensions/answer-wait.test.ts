@@ -1,0 +1,107 @@
+/**
+ * The host's short wait for answers (runtimes/answer-wait.ts) reads a process extension's pipe itself and a
+ * QuickJS guest's port itself, beside the event loop's delivery. These tests attack the seam between the two:
+ * answers split across both paths, bursts larger than one read, and streams of updates, with every frame
+ * arriving whole and in order; and they prove the wait really takes answers where it runs.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { tempDir, REPO_ROOT } from "../helpers/pier-cli.js";
+
+// Long enough that an answer is taken however slow this machine is today (the default is 0.15 ms); read when
+// the module loads, hence the imports after it.
+process.env.PIER_ANSWER_WAIT = "50";
+const { answersTaken, spinningPays } = await import("../../src/extensions/runtimes/answer-wait.js");
+const { loadManifest } = await import("../../src/extensions/manifest.js");
+const { quickjsSpec } = await import("../../src/extensions/runtimes/quickjs/launcher.js");
+const { scriptedPackage, scriptedSpec, testHost } = await import("../helpers/scripted.js");
+
+const textOf = (value: unknown) => (value as { content: { text: string }[] }).content[0]!.text;
+
+describe("answers taken by the host's wait", () => {
+	test("a process extension's answers arrive whole and in order, split across the wait and the stream", async (t) => {
+		using dir = tempDir();
+		const { host } = testHost();
+		t.after(() => host.shutdown("test end"));
+		const report = await host.load([
+			scriptedSpec(scriptedPackage(dir.path, "waits", { tools: ["echo", "burst", "split"] })),
+		]);
+		assert.deepEqual(report.failures, []);
+		const before = answersTaken();
+		for (let i = 0; i < 200; i++)
+			assert.equal(textOf(await host.invokeTool("echo", `e${i}`, { text: `${i}` })), `echo:${i}`);
+		// Where the wait runs, quick sequential answers are taken by it; on one CPU it never runs.
+		if (spinningPays) assert.ok(answersTaken() - before >= 190, `the wait took ${answersTaken() - before} of 200`);
+		else assert.equal(answersTaken(), before);
+
+		for (let i = 0; i < 60; i++) {
+			// The second half comes on the child's next turn (often inside the wait) or after 1 ms (the stream's).
+			const args = { text: `${i}`, delayMs: i % 2 === 0 ? 0 : 1 };
+			assert.equal(textOf(await host.invokeTool("split", `s${i}`, args)), `split:${i}`);
+		}
+		for (let i = 0; i < 10; i++) {
+			const steps: number[] = [];
+			const result = await host.invokeTool(
+				"burst",
+				`b${i}`,
+				{ count: 300, pad: 500 },
+				{
+					onUpdate: (value) => steps.push((value as { step: number }).step),
+				},
+			);
+			assert.equal(textOf(result), "burst done");
+			assert.deepEqual(
+				steps,
+				Array.from({ length: 300 }, (_, k) => k + 1),
+			);
+		}
+		// Pipelined calls with bursts of updates between them (a split answer would interleave with its
+		// neighbours' in the child's own writes): every answer and every update is its own call's.
+		const updates = new Map<number, number[]>();
+		const answers = await Promise.all(
+			Array.from({ length: 300 }, (_, i) =>
+				i % 10 === 0
+					? host.invokeTool(
+							"burst",
+							`p${i}`,
+							{ count: 20, pad: 4000 },
+							{
+								onUpdate: (value) => updates.set(i, [...(updates.get(i) ?? []), (value as { step: number }).step]),
+							},
+						)
+					: host.invokeTool("echo", `p${i}`, { text: `${i}` }),
+			),
+		);
+		assert.deepEqual(
+			answers.map(textOf),
+			answers.map((_, i) => (i % 10 === 0 ? "burst done" : `echo:${i}`)),
+		);
+		for (let i = 0; i < 300; i += 10)
+			assert.deepEqual(
+				updates.get(i),
+				Array.from({ length: 20 }, (_, k) => k + 1),
+			);
+	});
+
+	test("a QuickJS guest's answers are taken by the wait, in order, beside its streamed updates", async (t) => {
+		const dir = join(REPO_ROOT, "bench", "fixtures", "echo-quickjs");
+		const { host } = testHost();
+		t.after(() => host.shutdown("test end"));
+		const spec = quickjsSpec(loadManifest(dir), { cwd: dir, projectTrusted: true, deadlineMs: 10_000 });
+		const report = await host.load([spec]);
+		assert.deepEqual(report.failures, []);
+		const before = answersTaken();
+		for (let i = 0; i < 200; i++)
+			assert.equal(textOf(await host.invokeTool("echo", `q${i}`, { text: `${i}` })), `${i}`);
+		if (spinningPays) assert.ok(answersTaken() - before >= 190, `the wait took ${answersTaken() - before} of 200`);
+		else assert.equal(answersTaken(), before);
+		const answers = await Promise.all(
+			Array.from({ length: 200 }, (_, i) => host.invokeTool("echo", `qp${i}`, { text: `${i}` })),
+		);
+		assert.deepEqual(
+			answers.map(textOf),
+			answers.map((_, i) => `${i}`),
+		);
+	});
+});
