@@ -280,7 +280,8 @@ class NodeTransport {
 		if (lines.length > 0) this.writeFrame(lines);
 		if (this.replyDue && LINGER) {
 			this.replyDue = false;
-			this.linger();
+			// After what the extension itself scheduled this turn: its setImmediate work runs before the next frame.
+			setImmediate(() => this.linger());
 		}
 	};
 }

@@ -3,13 +3,15 @@ import { fileURLToPath } from "node:url";
 import type { ExtensionSpec } from "../../host/instance.js";
 import type { ExtensionManifest } from "../../manifest.js";
 import { type ChildSpecOptions, childLaunch, manifestSpec } from "../spec.js";
-import { NativeChannel } from "./channel.js";
-import { toolStep } from "./tool-step-build.js";
+import type { NativeChannel } from "./channel.js";
 
 /** The plugin host's main, beside this file in dist. */
 export const PLUGIN_HOST_SCRIPT = fileURLToPath(new URL("./plugin-host.js", import.meta.url));
 
 export type NativeSpecOptions = ChildSpecOptions;
+
+/** Loaded at the first launch: a session without native plugins never reads the channel or the tool-step build. */
+const channelModule = (): Promise<{ NativeChannel: typeof NativeChannel }> => import("./channel.js");
 
 export function nativeSpec(manifest: ExtensionManifest, options: NativeSpecOptions): ExtensionSpec {
 	const runtime = manifest.runtime;
@@ -18,14 +20,14 @@ export function nativeSpec(manifest: ExtensionManifest, options: NativeSpecOptio
 		manifest,
 		options,
 		async () =>
-			new NativeChannel(
+			new (await channelModule()).NativeChannel(
 				{
 					...childLaunch(manifest, options),
 					library: runtime.library,
 					capabilities: manifest.capabilities,
 					uiCapabilities: manifest.uiCapabilities,
 					version: manifest.version,
-					toolStep: (await toolStep()).path,
+					toolStep: (await (await import("./tool-step-build.js")).toolStep()).path,
 				},
 				PLUGIN_HOST_SCRIPT,
 			),

@@ -13,6 +13,7 @@
 import { EventEmitter } from "node:events";
 import { readSync, writeSync } from "node:fs";
 import { Socket } from "node:net";
+import { availableParallelism } from "node:os";
 import { waitReadable } from "./libc.js";
 
 export const PROTOCOL_IN_FD = 3;
@@ -20,6 +21,14 @@ export const PROTOCOL_OUT_FD = 4;
 
 const OWN_RESPONSE = Buffer.from('{"type":"response","id":"native-');
 const LF = 0x0a;
+/**
+ * After answering pier, the plugin host looks at fd 3 this long for pier's next frame before its event loop
+ * sleeps, as the Node kit does on stdin (kit/node/index.mjs): waking a sleeping process costs more than a
+ * quick call. Not on one CPU, where spinning only keeps pier from sending.
+ */
+const LINGER_MS = 0.2;
+const LINGER = availableParallelism() > 1;
+const answers = (text: string) => text.startsWith('{"type":"response"') || text.includes('\n{"type":"response"');
 
 interface Result {
 	status: "success" | "failure";
@@ -65,6 +74,8 @@ function writeAll(fd: number, bytes: Buffer, offset = 0): void {
 	}
 }
 
+const lingerBuffer = Buffer.allocUnsafe(64 * 1024);
+
 export class ProtocolPort {
 	/** What the kit reads as `process.stdin`. */
 	readonly input = new EventEmitter();
@@ -82,6 +93,7 @@ export class ProtocolPort {
 	private nextId = 0;
 	private readonly waiting = new Map<string, (result: Result) => void>();
 	private readonly socket: Socket;
+	private lingerDue = false;
 	/** Looks at a whole-line chunk before the kit does (fast-tools.ts); true = dealt with. */
 	fastPath: ((chunk: Buffer) => boolean) | undefined;
 
@@ -89,7 +101,7 @@ export class ProtocolPort {
 		const emitter = new EventEmitter();
 		this.output = Object.assign(emitter, {
 			write: (chunk: string | Uint8Array, ...rest: unknown[]) => {
-				if (typeof chunk === "string") writeText(PROTOCOL_OUT_FD, chunk);
+				if (typeof chunk === "string") this.write(chunk);
 				else writeAll(PROTOCOL_OUT_FD, Buffer.from(chunk));
 				const done = rest.find((r) => typeof r === "function") as (() => void) | undefined;
 				done?.();
@@ -111,7 +123,34 @@ export class ProtocolPort {
 	/** Whole lines to pier, now (not `output.write`: the kit sends what others write there to stderr). */
 	write(text: string): void {
 		writeText(PROTOCOL_OUT_FD, text);
+		if (LINGER && !this.lingerDue && answers(text)) {
+			this.lingerDue = true;
+			// After what the same turn scheduled (the plugin host goes live in a setImmediate after `load`).
+			setImmediate(this.linger);
+		}
 	}
+
+	/**
+	 * LINGER_MS: takes pier's next chunk straight from fd 3 (non-blocking: empty is EAGAIN), as the socket would
+	 * have delivered it, and returns at once so its work can run. Only while the socket holds nothing of its own.
+	 */
+	private readonly linger = (): void => {
+		this.lingerDue = false;
+		if (this.ended || this.socket.readableLength > 0) return;
+		const until = performance.now() + LINGER_MS;
+		do {
+			let read: number;
+			try {
+				read = readSync(PROTOCOL_IN_FD, lingerBuffer, 0, lingerBuffer.length, null);
+			} catch (error) {
+				if ((error as NodeJS.ErrnoException).code === "EAGAIN") continue;
+				return;
+			}
+			// End of file is the socket's to see.
+			if (read > 0) this.received(Buffer.from(lingerBuffer.subarray(0, read)));
+			return;
+		} while (performance.now() < until);
+	};
 
 	/** One frame to pier, now. */
 	send(frame: unknown): void {

@@ -2,9 +2,12 @@
 import type { ExtensionSpec } from "../../host/instance.js";
 import type { ExtensionManifest } from "../../manifest.js";
 import { type ChildSpecOptions, childLaunch, manifestSpec } from "../spec.js";
-import { ProcessChannel } from "./channel.js";
+import type { ProcessChannel } from "./channel.js";
 
 export type ProcessSpecOptions = ChildSpecOptions;
+
+/** Loaded at the first launch: a session without process extensions (most runs) never reads it. */
+const channelModule = (): Promise<{ ProcessChannel: typeof ProcessChannel }> => import("./channel.js");
 
 export function processSpec(manifest: ExtensionManifest, options: ProcessSpecOptions): ExtensionSpec {
 	const runtime = manifest.runtime;
@@ -13,7 +16,7 @@ export function processSpec(manifest: ExtensionManifest, options: ProcessSpecOpt
 		manifest,
 		options,
 		async () =>
-			new ProcessChannel({
+			new (await channelModule()).ProcessChannel({
 				...childLaunch(manifest, options),
 				executable: runtime.executable,
 				arguments: runtime.arguments,

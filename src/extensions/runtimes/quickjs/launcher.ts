@@ -3,7 +3,7 @@ import type { ExtensionSpec } from "../../host/instance.js";
 import type { ExtensionManifest } from "../../manifest.js";
 import type { PermissionSet } from "../../protocol/capabilities.js";
 import { manifestSpec } from "../spec.js";
-import { QuickJsChannel } from "./channel.js";
+import type { QuickJsChannel } from "./channel.js";
 
 export interface QuickJsSpecOptions {
 	cwd: string;
@@ -16,6 +16,9 @@ export interface QuickJsSpecOptions {
 	watchdogMs?: number;
 }
 
+/** Loaded at the first launch, with the worker pool: a session without QuickJS extensions never reads them. */
+const channelModule = (): Promise<{ QuickJsChannel: typeof QuickJsChannel }> => import("./channel.js");
+
 export function quickjsSpec(manifest: ExtensionManifest, options: QuickJsSpecOptions): ExtensionSpec {
 	const runtime = manifest.runtime;
 	if (runtime.kind !== "quickjs") throw new Error(`${manifest.manifestPath}: not a QuickJS extension`);
@@ -23,7 +26,7 @@ export function quickjsSpec(manifest: ExtensionManifest, options: QuickJsSpecOpt
 		manifest,
 		options,
 		async () =>
-			new QuickJsChannel({
+			new (await channelModule()).QuickJsChannel({
 				manifest: {
 					id: manifest.id,
 					name: manifest.id,
