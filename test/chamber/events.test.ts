@@ -21,6 +21,20 @@ test("the window keeps the newest 1,024 events: a cursor at its edge replays, on
 	assert.equal(log.after(-1, 1500), undefined);
 });
 
+test("evicted events are let go: the log never holds much more than its window", () => {
+	const log = new ReplayLog(100);
+	let most = 0;
+	for (let seq = 1; seq <= 20_000; seq++) {
+		log.append(seq, `e${seq}`);
+		most = Math.max(most, log.slots);
+	}
+	assert.equal(log.size, 100);
+	assert.ok(most <= 2 * 100 + 1, `the log held ${most} slots for a window of 100`);
+	assert.deepEqual(log.after(19_998, 20_000), ["e19999", "e20000"]);
+	assert.equal(log.after(19_900, 20_000)?.[0], "e19901", "the window is the newest 100");
+	assert.equal(log.after(19_899, 20_000), undefined);
+});
+
 test("the window keeps at most 8 MiB of encoded events", () => {
 	assert.equal(REPLAY_MAX_BYTES, 8 * 1024 * 1024);
 	const log = new ReplayLog();

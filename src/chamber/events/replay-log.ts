@@ -12,6 +12,9 @@ interface Retained {
 	bytes: number;
 }
 
+/** What an evicted slot holds until the next compaction: nothing of the event it held. */
+const EVICTED: Retained = { seq: 0, frame: "", bytes: 0 };
+
 export class ReplayLog {
 	private readonly events: Retained[] = [];
 	private head = 0;
@@ -30,6 +33,11 @@ export class ReplayLog {
 		return this.bytes;
 	}
 
+	/** Slots the log's array holds, evicted ones not yet compacted away included (at most about 2 × maxEvents). */
+	get slots(): number {
+		return this.events.length;
+	}
+
 	/** Keeps an encoded event. One larger than the whole budget empties the log: a hole would break contiguity. */
 	append(seq: number, frame: string): void {
 		const bytes = Buffer.byteLength(frame);
@@ -43,10 +51,13 @@ export class ReplayLog {
 		this.bytes += bytes;
 		while (this.size > this.maxEvents || this.bytes > this.maxBytes) {
 			this.bytes -= this.events[this.head]!.bytes;
+			// The frame goes now, not at the compaction: a soak of 20 sessions kept 5 × the window in memory.
+			this.events[this.head] = EVICTED;
 			this.head++;
 		}
-		// Compact now and then instead of shifting on every eviction (O(1) amortised).
-		if (this.head > 4096 && this.head * 2 > this.events.length) {
+		// Compact once the evicted slots are as many as the window, instead of shifting on every eviction
+		// (O(1) amortised: each compaction moves at most as many slots as it frees).
+		if (this.head >= Math.max(64, this.maxEvents) && this.head * 2 > this.events.length) {
 			this.events.splice(0, this.head);
 			this.head = 0;
 		}
