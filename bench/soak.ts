@@ -210,6 +210,15 @@ async function soak(): Promise<boolean> {
 		// What the daemon keeps, measured twice (each a full collection, a pause): after the first minute, and as
 		// the last turns end.
 		const atWarm = new Promise<MemoryBreakdown>((done) => setTimeout(() => void measure().then(done), warmMark * 1000));
+		// And every further minute, so growth that levels off (caches filling) can be told from growth that does not.
+		const kept: { t: number; kept: number }[] = [];
+		void atWarm.then((b) => kept.push({ t: warmMark, kept: round(b.kept) }));
+		const minutes = setInterval(() => {
+			const t = Math.round((Date.now() - started) / 1000);
+			// The first minute is the warm mark's own measurement; the last is the end's.
+			if (t <= warmMark + 5 || t >= SECONDS - 5) return;
+			void measure().then((b) => kept.push({ t, kept: round(b.kept) }));
+		}, 60_000);
 		let turns = 0;
 		let stalls = 0;
 		await Promise.all(
@@ -231,6 +240,7 @@ async function soak(): Promise<boolean> {
 			}),
 		);
 		clearInterval(sampler);
+		clearInterval(minutes);
 		const warmBreakdown = await atWarm;
 		const endBreakdown = await measure();
 		const keptWarm = warmBreakdown.kept;
@@ -293,6 +303,10 @@ async function soak(): Promise<boolean> {
 				residentEndMiB: round(end),
 				residentGrowth: round(rssGrowth, 3),
 				residentPeakMiB: round(Math.max(...memory.map((m) => m.mib))),
+				keptSeries: [
+					...kept.filter((k) => k.t > warmMark).sort((a, b) => a.t - b.t),
+					{ t: SECONDS, kept: round(keptEnd) },
+				],
 				afterCollection: {
 					firstMinute: { ...warmBreakdown, kept: round(keptWarm) },
 					end: { ...endBreakdown, kept: round(keptEnd) },
@@ -322,6 +336,9 @@ async function soak(): Promise<boolean> {
 		);
 		say(
 			`resident set: ${round(warm)} MiB at ${warmMark} s → ${round(end)} MiB at the end (${(rssGrowth * 100).toFixed(1)}%), peak ${report.memory.residentPeakMiB} MiB`,
+		);
+		say(
+			`memory kept, minute by minute: ${[{ t: warmMark, kept: round(keptWarm) }, ...report.memory.keptSeries].map((k) => `${k.kept} MiB at ${k.t} s`).join(" · ")}`,
 		);
 		const parts = (b: MemoryBreakdown) =>
 			`rss ${b.rss} = heap ${b.heapReserved} (${b.heapUsed} live) + external ${b.external} + outside ${b.outsideHeap}`;
