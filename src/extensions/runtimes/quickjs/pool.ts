@@ -12,6 +12,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { type MessagePort, Worker } from "node:worker_threads";
+import { spinningPays } from "../answer-wait.js";
 import type { QuickJsGuestData } from "./guest.js";
 import type { WorkerControl, QuickJsWorkerData } from "./worker.js";
 
@@ -60,7 +61,12 @@ class PoolWorker {
 
 	constructor(private readonly removed: (worker: PoolWorker) => void) {
 		Atomics.store(this.beat, 1, -1n);
-		const workerData: QuickJsWorkerData = { wasmModule: quickjsModule(), beat: this.beat, stop: this.stop };
+		const workerData: QuickJsWorkerData = {
+			wasmModule: quickjsModule(),
+			beat: this.beat,
+			stop: this.stop,
+			linger: spinningPays,
+		};
 		// 8 MiB of native stack: QuickJS's own recursion limit (per guest) trips before Node's does, even with a
 		// neighbour's turn nested on top of a deep one.
 		this.worker = new Worker(new URL("./worker.js", import.meta.url), {

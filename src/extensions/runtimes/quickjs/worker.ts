@@ -12,9 +12,7 @@
  * own clock). A nested turn is not itself interrupted for a third guest (it would deepen the native stack with
  * every guest), so a third guest's frame waits for the nested turn to end.
  */
-import { performance } from "node:perf_hooks";
 import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
-import { spinningPays } from "../answer-wait.js";
 import { Guest, type QuickJsGuestData } from "./guest.js";
 
 export interface QuickJsWorkerData {
@@ -27,6 +25,8 @@ export interface QuickJsWorkerData {
 	beat: BigInt64Array;
 	/** Shared with the pool: 1 at a slot whose guest the host has let go (the guest stops at its next poll). */
 	stop: Int32Array;
+	/** Whether to linger after a turn (answer-wait.ts `spinningPays`, decided once in the host's thread). */
+	linger: boolean;
 }
 
 /** What the pool posts on the worker's own port. */
@@ -43,7 +43,7 @@ const LINGER_MS = 0.2;
 /** A thread that keeps finding frames still returns to its event loop this often (admissions, closes). */
 const LINGER_MAX_MS = 5;
 
-const { wasmModule, beat, stop } = workerData as QuickJsWorkerData;
+const { wasmModule, beat, stop, linger: lingering } = workerData as QuickJsWorkerData;
 const guests = new Map<number, Guest>();
 /** The guests that have loaded: their frames are delivered as they come (earlier ones wait in `admit`). */
 const loaded: Guest[] = [];
@@ -89,7 +89,7 @@ function turn(guest: Guest, work: () => void): void {
  * thread falling asleep between calls that come one after the other.
  */
 function linger(): void {
-	if (stack.length > 0 || !spinningPays) return;
+	if (stack.length > 0 || !lingering) return;
 	const began = performance.now();
 	let idleSince = began;
 	for (let now = began; now - idleSince < LINGER_MS && now - began < LINGER_MAX_MS; now = performance.now()) {
