@@ -48,14 +48,18 @@ export function expectAnswer(source: AnswerSource): void {
 
 function wait(): void {
 	const until = performance.now() + ANSWER_WAIT_MS;
-	while (expecting.size > 0 && performance.now() < until) {
-		for (const source of expecting) {
-			const take = source.takeWaiting();
-			if (take === "nothing") continue;
-			expecting.delete(source);
-			if (take === "took") taken++;
+	try {
+		while (expecting.size > 0 && performance.now() < until) {
+			for (const source of expecting) {
+				const take = source.takeWaiting();
+				if (take === "nothing") continue;
+				expecting.delete(source);
+				if (take === "took") taken++;
+			}
 		}
+	} finally {
+		// Whatever a delivery did, the next request gets its own wait.
+		expecting.clear();
+		scheduled = false;
 	}
-	expecting.clear();
-	scheduled = false;
 }
