@@ -200,7 +200,8 @@ class NodeTransport {
 	linger() {
 		const stdin = process.stdin;
 		const fd = stdin._handle?.fd;
-		if (fd !== 0 || stdin.readableLength > 0 || !stdin.readableFlowing) return;
+		// A pipe only (what a host gives it): a terminal's stdin, when an author runs the kit by hand, is left alone.
+		if (fd !== 0 || stdin.isTTY || stdin.readableLength > 0 || !stdin.readableFlowing) return;
 		const until = performance.now() + LINGER_MS;
 		do {
 			let read;
