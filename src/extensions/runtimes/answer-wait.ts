@@ -9,6 +9,7 @@
  * runs in a microtask (never inside the sender's own code, so no frame arrives in the middle of it), and it
  * never runs on a single CPU, where the host spinning would only keep the extension from answering.
  */
+import { readSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { performance } from "node:perf_hooks";
 
@@ -36,6 +37,25 @@ let taken = 0;
 
 /** How many answers a wait has taken in this process (diagnostics, and the tests that prove the path runs). */
 export const answersTaken = (): number => taken;
+
+/** What one look at a pipe may take (a pipe's default capacity). */
+const scratch = Buffer.allocUnsafe(64 * 1024);
+
+/**
+ * One look at a non-blocking pipe fd (libuv keeps its end of one so: empty is `EAGAIN`, not a wait): a copy of
+ * what it holds now, `empty`, or `end` (end of file or an error, both left to the fd's stream to report). The
+ * process channel's wait and the plugin host's linger read with it; the caller makes sure the stream holds
+ * nothing of its own, so the order of what arrives cannot change.
+ */
+export function readNow(fd: number): Buffer | "empty" | "end" {
+	let read: number;
+	try {
+		read = readSync(fd, scratch, 0, scratch.length, null);
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === "EAGAIN" ? "empty" : "end";
+	}
+	return read === 0 ? "end" : Buffer.from(scratch.subarray(0, read));
+}
 
 /** `source` was just sent something it will answer: look for the answer before the event loop sleeps. */
 export function expectAnswer(source: AnswerSource): void {

@@ -13,7 +13,7 @@
 import { EventEmitter } from "node:events";
 import { readSync, writeSync } from "node:fs";
 import { Socket } from "node:net";
-import { availableParallelism } from "node:os";
+import { readNow, spinningPays } from "../answer-wait.js";
 import { waitReadable } from "./libc.js";
 
 export const PROTOCOL_IN_FD = 3;
@@ -24,10 +24,9 @@ const LF = 0x0a;
 /**
  * After answering pier, the plugin host looks at fd 3 this long for pier's next frame before its event loop
  * sleeps, as the Node kit does on stdin (kit/node/index.mjs): waking a sleeping process costs more than a
- * quick call. Not on one CPU, where spinning only keeps pier from sending.
+ * quick call. Not where spinning does not pay (answer-wait.ts `spinningPays`: one CPU).
  */
 const LINGER_MS = 0.2;
-const LINGER = availableParallelism() > 1;
 const answers = (text: string) => text.startsWith('{"type":"response"') || text.includes('\n{"type":"response"');
 
 interface Result {
@@ -73,8 +72,6 @@ function writeAll(fd: number, bytes: Buffer, offset = 0): void {
 		}
 	}
 }
-
-const lingerBuffer = Buffer.allocUnsafe(64 * 1024);
 
 export class ProtocolPort {
 	/** What the kit reads as `process.stdin`. */
@@ -123,7 +120,7 @@ export class ProtocolPort {
 	/** Whole lines to pier, now (not `output.write`: the kit sends what others write there to stderr). */
 	write(text: string): void {
 		writeText(PROTOCOL_OUT_FD, text);
-		if (LINGER && !this.lingerDue && answers(text)) {
+		if (spinningPays && !this.lingerDue && answers(text)) {
 			this.lingerDue = true;
 			// After what the same turn scheduled (the plugin host goes live in a setImmediate after `load`).
 			setImmediate(this.linger);
@@ -139,15 +136,10 @@ export class ProtocolPort {
 		if (this.ended || this.socket.readableLength > 0) return;
 		const until = performance.now() + LINGER_MS;
 		do {
-			let read: number;
-			try {
-				read = readSync(PROTOCOL_IN_FD, lingerBuffer, 0, lingerBuffer.length, null);
-			} catch (error) {
-				if ((error as NodeJS.ErrnoException).code === "EAGAIN") continue;
-				return;
-			}
+			const chunk = readNow(PROTOCOL_IN_FD);
+			if (chunk === "empty") continue;
 			// End of file is the socket's to see.
-			if (read > 0) this.received(Buffer.from(lingerBuffer.subarray(0, read)));
+			if (chunk !== "end") this.received(chunk);
 			return;
 		} while (performance.now() < until);
 	};

@@ -12,12 +12,11 @@
  * destroyed after a short drain.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { readSync } from "node:fs";
 import { adopt, ExtensionCgroup, wrapSpawn } from "./cgroup.js";
 import { DEFAULT_MAX_FRAME_BYTES, encodeFrameText, FrameDecoder, type FrameError } from "../../protocol/codec.js";
 import { PROTOCOL_VERSION } from "../../protocol/frames.js";
 import type { Channel, ChannelEvents } from "../../host/channel.js";
-import { type AnswerSource, expectAnswer } from "../answer-wait.js";
+import { type AnswerSource, expectAnswer, readNow } from "../answer-wait.js";
 
 /** rpi keeps this much of a child's stderr for error messages. */
 export const STDERR_TAIL_BYTES = 16 * 1024;
@@ -129,9 +128,6 @@ class StderrTail {
 	}
 }
 
-/** What one look at the child's pipe may take (a pipe's default capacity). */
-const SCRATCH = Buffer.allocUnsafe(64 * 1024);
-
 export class ProcessChannel implements Channel, AnswerSource {
 	readonly exited: Promise<void>;
 	private readonly child: ChildProcess;
@@ -220,24 +216,19 @@ export class ProcessChannel implements Channel, AnswerSource {
 	}
 
 	/**
-	 * answer-wait.ts: takes what the child has written so far straight from the pipe (libuv's end of it is
-	 * non-blocking, so an empty pipe is EAGAIN, not a wait), as the stream would have delivered it. Only while
-	 * the stream holds nothing of its own, so the order of what arrives cannot change.
+	 * answer-wait.ts: takes what the child has written so far straight from the pipe, as the stream would have
+	 * delivered it; only while the stream holds nothing of its own.
 	 */
 	takeWaiting(): "took" | "nothing" | "closed" {
 		if (this.outbox) this.flush();
 		const fd = (this.fromChild as { _handle?: { fd?: unknown } })._handle?.fd;
 		if (this.closedReason !== undefined || typeof fd !== "number" || fd < 0) return "closed";
 		if ((this.fromChild as unknown as { readableLength: number }).readableLength > 0) return "closed";
-		let read: number;
-		try {
-			read = readSync(fd, SCRATCH, 0, SCRATCH.length, null);
-		} catch (error) {
-			return (error as NodeJS.ErrnoException).code === "EAGAIN" ? "nothing" : "closed";
-		}
+		const chunk = readNow(fd);
+		if (chunk === "empty") return "nothing";
 		// End of file is the stream's to see (its "end" and the child's exit do the rest).
-		if (read === 0) return "closed";
-		this.onData(Buffer.from(SCRATCH.subarray(0, read)));
+		if (chunk === "end") return "closed";
+		this.onData(chunk);
 		return "took";
 	}
 
