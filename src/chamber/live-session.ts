@@ -10,22 +10,13 @@ import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
 import { commandContextActions } from "../agent/command-actions.js";
 import { createPierRuntime, modelRefOf, type PierRuntime, type SessionTarget } from "../agent/session-factory.js";
 import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
-import { depthMessage, valueTooDeep } from "../extensions/protocol/depth.js";
 import { attachFiles, findProjectFiles } from "./project-files.js";
 import { treeOf } from "./session-tree.js";
-import {
-	DIALOG_ENTRY,
-	ENTRY_DEPTH,
-	ERROR_ENTRY,
-	entryFacts,
-	rowOf,
-	rowsOf,
-	summaryOf,
-	withTokensAfter,
-} from "./transcript.js";
+import { DIALOG_ENTRY, ERROR_ENTRY, entryFacts, rowOf, rowsOf, summaryOf, withTokensAfter } from "./transcript.js";
 import { assistantUsages, sameUsage, usageOf } from "./usage.js";
 import { runUserBash, userBashOf } from "./user-bash.js";
 import { OutsideWrites } from "./outside-writes.js";
+import { watchPersistence } from "./persistence-watch.js";
 import { PiExtensionMetrics } from "./pi-metrics.js";
 import { RenderedRows } from "./rendered-rows.js";
 import { AgentEventProjection } from "./agent-events.js";
@@ -72,11 +63,6 @@ export interface OpenOptions {
 	/** An extension called `ctx.shutdown()`: pi's RPC mode exits; in the chamber only this session ends. */
 	onShutdown?: (session: LiveSession) => void;
 }
-
-type Persisting = Pick<
-	SessionManager,
-	"appendMessage" | "appendCustomEntry" | "appendCustomMessageEntry" | "appendCompaction"
->;
 
 export class LiveSession {
 	/** The stream of the pi session this chamber session currently runs (it changes when the session is replaced). */
@@ -170,7 +156,12 @@ export class LiveSession {
 		for (const entry of manager.getEntries()) {
 			if (entry.type === "custom") this.ui.applyEntry(entry.customType, entry.data, false);
 		}
-		this.observePersistence(manager);
+		watchPersistence(manager, {
+			current: (written) => written === this.session.sessionManager,
+			written: (entry, written) => this.entryWritten(entry, written),
+			refused: (message) => this.reportError(message, "chamber"),
+			stampApp: (data) => withOwner(data, this.mounts.mounter(this.session.extensionRunner.getExtensionPaths())),
+		});
 		this.unsubscribe?.();
 		this.unsubscribe = session.subscribe((event) => this.onAgentEvent(event));
 	}
@@ -243,48 +234,18 @@ export class LiveSession {
 	}
 
 	/** Every persisted entry becomes a transcript row as it is written; pichamber entries also feed the dock. */
-	private observePersistence(manager: SessionManager): void {
-		const target = manager as Persisting;
-		const announce = (id: string) => {
-			// A session this chamber session has moved away from (ctx.newSession…) no longer speaks for it.
-			if (manager !== this.session.sessionManager) return;
-			const entry = manager.getEntry(id) as SessionEntry | undefined;
-			if (!entry) return;
-			const plain = rowOf(entry);
-			const row = plain?.kind === "compaction" ? withTokensAfter(plain, entry, manager.getBranch()) : plain;
-			if (row) {
-				const draftId = row.kind === "assistant" ? this.agentEvents.takeDraft() : undefined;
-				this.publish("transcript.row", { row, ...(draftId ? { draftId } : {}) });
-				this.rendered.observe(entry, row);
-			}
-			if (entry.type === "compaction") this.publishUsage();
-			if (entry.type === "custom") {
-				const problem = this.ui.applyEntry(entry.customType, entry.data, true);
-				if (problem) this.reportError(problem, entry.customType);
-			}
-		};
-		for (const method of [
-			"appendMessage",
-			"appendCustomEntry",
-			"appendCustomMessageEntry",
-			"appendCompaction",
-		] as const) {
-			const original = (target[method] as (...args: unknown[]) => string).bind(manager);
-			(target as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
-				// Protocol frames are held to their depth limit at the channel; this holds in-process pi extensions
-				// to the chamber's. pi would keep a deeper entry in memory and fail to write it (JSON.stringify
-				// overflows), and the session's view and stream could not be served any more.
-				if (args.some((arg) => valueTooDeep(arg, ENTRY_DEPTH))) {
-					const message = `a session entry with ${depthMessage(ENTRY_DEPTH)} was refused (${method})`;
-					this.reportError(message, "chamber");
-					throw new Error(message);
-				}
-				if (method === "appendCustomEntry" && args[0] === "pichamber.app")
-					args[1] = withOwner(args[1], this.mounts.mounter(this.session.extensionRunner.getExtensionPaths()));
-				const id = original(...args);
-				announce(id);
-				return id;
-			};
+	private entryWritten(entry: SessionEntry, manager: SessionManager): void {
+		const plain = rowOf(entry);
+		const row = plain?.kind === "compaction" ? withTokensAfter(plain, entry, manager.getBranch()) : plain;
+		if (row) {
+			const draftId = row.kind === "assistant" ? this.agentEvents.takeDraft() : undefined;
+			this.publish("transcript.row", { row, ...(draftId ? { draftId } : {}) });
+			this.rendered.observe(entry, row);
+		}
+		if (entry.type === "compaction") this.publishUsage();
+		if (entry.type === "custom") {
+			const problem = this.ui.applyEntry(entry.customType, entry.data, true);
+			if (problem) this.reportError(problem, entry.customType);
 		}
 	}
 
@@ -531,9 +492,7 @@ export class LiveSession {
 
 	/** `/command args` through the prompt path, for registered commands with a valid name only. */
 	async command(name: string, args: string | undefined): Promise<void> {
-		if (!COMMAND_NAME.test(name)) {
-			throw new SessionError("bad_command", `"${name}" is not a command name ([A-Za-z0-9][A-Za-z0-9:_-]{0,127})`);
-		}
+		checkCommandName(name);
 		if (!this.commands().some((c) => c.name === name)) {
 			throw new SessionError("unknown_command", `this session has no command /${name}`);
 		}
@@ -545,9 +504,7 @@ export class LiveSession {
 	 * extension that mounted the app runs; the chamber's own commands never do.
 	 */
 	async appCommand(appId: string, name: string, args: string | undefined): Promise<void> {
-		if (!COMMAND_NAME.test(name)) {
-			throw new SessionError("bad_command", `"${name}" is not a command name ([A-Za-z0-9][A-Za-z0-9:_-]{0,127})`);
-		}
+		checkCommandName(name);
 		if (!this.ui.view().apps.some((a) => a.appId === appId)) {
 			throw new SessionError("not_found", `this session has no app surface "${appId}"`);
 		}
@@ -616,6 +573,11 @@ export class LiveSession {
 		await this.session.abort().catch(() => {});
 		await this.pier.dispose();
 	}
+}
+
+function checkCommandName(name: string): void {
+	if (!COMMAND_NAME.test(name))
+		throw new SessionError("bad_command", `"${name}" is not a command name ([A-Za-z0-9][A-Za-z0-9:_-]{0,127})`);
 }
 
 /** Extension files are named by their base name: server paths stay on the server. */

@@ -1,0 +1,45 @@
+/**
+ * Every entry a pi session writes, seen as it is written: the chamber projects each onto its stream (transcript
+ * rows, dock entries). The session manager's append methods are wrapped once per manager; the wrapper also holds
+ * in-process pi extensions to the chamber's entry depth and stamps an app surface's entry with its extension.
+ */
+import type { SessionEntry, SessionManager } from "@earendil-works/pi-coding-agent";
+import { depthMessage, valueTooDeep } from "../extensions/protocol/depth.js";
+import { ENTRY_DEPTH } from "./transcript.js";
+
+export interface EntryWatch {
+	/** Whether `manager` still speaks for the chamber session (ctx.newSession… moves it to another). */
+	current(manager: SessionManager): boolean;
+	/** An entry was written to the current session. */
+	written(entry: SessionEntry, manager: SessionManager): void;
+	/** An entry was refused (too deep to write); the caller gets the same error. */
+	refused(message: string): void;
+	/** An app surface's `pichamber.app` entry data, with the extension that mounts it stamped in. */
+	stampApp(data: unknown): unknown;
+}
+
+const APPENDS = ["appendMessage", "appendCustomEntry", "appendCustomMessageEntry", "appendCompaction"] as const;
+
+export function watchPersistence(manager: SessionManager, watch: EntryWatch): void {
+	const target = manager as unknown as Record<string, unknown>;
+	for (const method of APPENDS) {
+		const original = (manager[method] as (...args: unknown[]) => string).bind(manager);
+		target[method] = (...args: unknown[]) => {
+			// Protocol frames are held to their depth limit at the channel; this holds in-process pi extensions
+			// to the chamber's. pi would keep a deeper entry in memory and fail to write it (JSON.stringify
+			// overflows), and the session's view and stream could not be served any more.
+			if (args.some((arg) => valueTooDeep(arg, ENTRY_DEPTH))) {
+				const message = `a session entry with ${depthMessage(ENTRY_DEPTH)} was refused (${method})`;
+				watch.refused(message);
+				throw new Error(message);
+			}
+			if (method === "appendCustomEntry" && args[0] === "pichamber.app") args[1] = watch.stampApp(args[1]);
+			const id = original(...args);
+			if (watch.current(manager)) {
+				const entry = manager.getEntry(id) as SessionEntry | undefined;
+				if (entry) watch.written(entry, manager);
+			}
+			return id;
+		};
+	}
+}
