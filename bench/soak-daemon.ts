@@ -5,7 +5,7 @@
  * the soak can measure delivery per client without the daemon keeping anything for it.
  *
  * argv: <root dir> <publish-times file>. Prints one JSON line `{port, token, pid}` when listening; answers
- * the IPC message "measure" with its memory after a full collection.
+ * the IPC message "measure" with its memory after a full collection and what its replay windows hold.
  */
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
@@ -20,8 +20,15 @@ process.env.PI_CODING_AGENT_DIR = join(root, "agent");
 process.env.PI_OFFLINE = "1";
 
 const times = openSync(timesFile, "w");
+/** Every channel that has published, to report what their replay windows hold. */
+const channels = new Set<WeakRef<EventChannel>>();
+const seen = new WeakSet<EventChannel>();
 const publish = EventChannel.prototype.publish;
 EventChannel.prototype.publish = function (this: EventChannel, event, payload) {
+	if (!seen.has(this)) {
+		seen.add(this);
+		channels.add(new WeakRef(this));
+	}
 	const envelope = publish.call(this, event, payload);
 	writeSync(times, `${envelope.sessionId} ${envelope.seq} ${process.hrtime.bigint()}\n`);
 	return envelope;
@@ -43,7 +50,17 @@ process.on("message", (message) => {
 	if (message !== "measure") return;
 	const gc = (globalThis as { gc?: () => void }).gc;
 	gc?.();
-	process.send?.({ collected: gc !== undefined, ...process.memoryUsage() });
+	const replay = { events: 0, bytes: 0 };
+	for (const ref of channels) {
+		const channel = ref.deref();
+		if (!channel) {
+			channels.delete(ref);
+			continue;
+		}
+		replay.events += channel.retained.events;
+		replay.bytes += channel.retained.bytes;
+	}
+	process.send?.({ collected: gc !== undefined, replay, ...process.memoryUsage() });
 });
 process.on("SIGTERM", () => {
 	void chamber.close().finally(() => {

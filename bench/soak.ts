@@ -138,7 +138,7 @@ function startDaemon(
 				daemon: JSON.parse(line) as Daemon,
 				measure: () =>
 					new Promise<MemoryBreakdown>((done) => {
-						child.once("message", (m: NodeJS.MemoryUsage) => done(breakdownOf(m)));
+						child.once("message", (m: Parameters<typeof breakdownOf>[0]) => done(breakdownOf(m)));
 						child.send("measure");
 					}),
 				stop: async () => {
@@ -162,9 +162,12 @@ interface MemoryBreakdown {
 	external: number;
 	outsideHeap: number;
 	rss: number;
+	/** What the sessions' replay windows hold: encoded frames (MiB, as UTF-8) and how many events. */
+	replayMiB: number;
+	replayEvents: number;
 }
 
-function breakdownOf(m: NodeJS.MemoryUsage): MemoryBreakdown {
+function breakdownOf(m: NodeJS.MemoryUsage & { replay: { events: number; bytes: number } }): MemoryBreakdown {
 	const mib = (bytes: number) => bytes / 2 ** 20;
 	return {
 		kept: mib(m.heapUsed + m.external),
@@ -173,6 +176,8 @@ function breakdownOf(m: NodeJS.MemoryUsage): MemoryBreakdown {
 		external: round(mib(m.external)),
 		outsideHeap: round(mib(m.rss - m.heapTotal - m.external)),
 		rss: round(mib(m.rss)),
+		replayMiB: round(mib(m.replay.bytes)),
+		replayEvents: m.replay.events,
 	};
 }
 
@@ -211,13 +216,14 @@ async function soak(): Promise<boolean> {
 		// the last turns end.
 		const atWarm = new Promise<MemoryBreakdown>((done) => setTimeout(() => void measure().then(done), warmMark * 1000));
 		// And every further minute, so growth that levels off (caches filling) can be told from growth that does not.
-		const kept: { t: number; kept: number }[] = [];
-		void atWarm.then((b) => kept.push({ t: warmMark, kept: round(b.kept) }));
+		const kept: { t: number; kept: number; replay: number }[] = [];
+		const sample = (t: number, b: MemoryBreakdown) => kept.push({ t, kept: round(b.kept), replay: b.replayMiB });
+		void atWarm.then((b) => sample(warmMark, b));
 		const minutes = setInterval(() => {
 			const t = Math.round((Date.now() - started) / 1000);
 			// The first minute is the warm mark's own measurement; the last is the end's.
 			if (t <= warmMark + 5 || t >= SECONDS - 5) return;
-			void measure().then((b) => kept.push({ t, kept: round(b.kept) }));
+			void measure().then((b) => sample(t, b));
 		}, 60_000);
 		let turns = 0;
 		let stalls = 0;
@@ -305,8 +311,14 @@ async function soak(): Promise<boolean> {
 				residentPeakMiB: round(Math.max(...memory.map((m) => m.mib))),
 				keptSeries: [
 					...kept.filter((k) => k.t > warmMark).sort((a, b) => a.t - b.t),
-					{ t: SECONDS, kept: round(keptEnd) },
+					{ t: SECONDS, kept: round(keptEnd), replay: endBreakdown.replayMiB },
 				],
+				// The windows fill for minutes (1,024 events or 8 MiB each) and then stay: growth that is theirs.
+				keptLessReplayGrowth: round(
+					(keptEnd - endBreakdown.replayMiB - (keptWarm - warmBreakdown.replayMiB)) /
+						(keptWarm - warmBreakdown.replayMiB),
+					3,
+				),
 				afterCollection: {
 					firstMinute: { ...warmBreakdown, kept: round(keptWarm) },
 					end: { ...endBreakdown, kept: round(keptEnd) },
@@ -338,7 +350,10 @@ async function soak(): Promise<boolean> {
 			`resident set: ${round(warm)} MiB at ${warmMark} s → ${round(end)} MiB at the end (${(rssGrowth * 100).toFixed(1)}%), peak ${report.memory.residentPeakMiB} MiB`,
 		);
 		say(
-			`memory kept, minute by minute: ${[{ t: warmMark, kept: round(keptWarm) }, ...report.memory.keptSeries].map((k) => `${k.kept} MiB at ${k.t} s`).join(" · ")}`,
+			`memory kept, minute by minute: ${[{ t: warmMark, kept: round(keptWarm), replay: warmBreakdown.replayMiB }, ...report.memory.keptSeries].map((k) => `${k.kept} MiB at ${k.t} s (replay windows ${k.replay})`).join(" · ")}`,
+		);
+		say(
+			`memory kept less the replay windows' frames: ${round(keptWarm - warmBreakdown.replayMiB)} → ${round(keptEnd - endBreakdown.replayMiB)} MiB (${(report.memory.keptLessReplayGrowth * 100).toFixed(1)}%); the windows hold ${warmBreakdown.replayEvents} → ${endBreakdown.replayEvents} events`,
 		);
 		const parts = (b: MemoryBreakdown) =>
 			`rss ${b.rss} = heap ${b.heapReserved} (${b.heapUsed} live) + external ${b.external} + outside ${b.outsideHeap}`;

@@ -49,6 +49,11 @@ export class EventChannel {
 		return this.sinks.size;
 	}
 
+	/** What the replay window holds now (events and encoded bytes): memory that is the window's by design. */
+	get retained(): { events: number; bytes: number } {
+		return { events: this.log.size, bytes: this.log.retainedBytes };
+	}
+
 	publish<E extends EventName>(event: E, payload: EventPayloads[E]): EventEnvelope<E> {
 		const envelope: EventEnvelope<E> = {
 			version: EVENTS_VERSION,
