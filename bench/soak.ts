@@ -313,7 +313,7 @@ async function soak(): Promise<boolean> {
 					...kept.filter((k) => k.t > warmMark).sort((a, b) => a.t - b.t),
 					{ t: SECONDS, kept: round(keptEnd), replay: endBreakdown.replayMiB },
 				],
-				// The windows fill for minutes (1,024 events or 8 MiB each) and then stay: growth that is theirs.
+				// The windows are bounded (1,024 events or 8 MiB each): growth beyond theirs is the sessions' own.
 				keptLessReplayGrowth: round(
 					(keptEnd - endBreakdown.replayMiB - (keptWarm - warmBreakdown.replayMiB)) /
 						(keptWarm - warmBreakdown.replayMiB),
