@@ -57,8 +57,9 @@ process.on("message", (message) => {
 			channels.delete(ref);
 			continue;
 		}
-		replay.events += channel.retained.events;
-		replay.bytes += channel.retained.bytes;
+		const { events, bytes } = channel.retained;
+		replay.events += events;
+		replay.bytes += bytes;
 	}
 	process.send?.({ collected: gc !== undefined, replay, ...process.memoryUsage() });
 });

@@ -15,12 +15,10 @@ export interface RequestPort {
 	trySend(frame: HostFrame): void;
 }
 
+/** What a caller may attach to a request (an invocation's options pass through as they are). */
 export interface RequestOptions {
-	timeoutMs: number;
 	signal?: AbortSignal;
 	onUpdate?: (value: unknown) => void;
-	/** Counted and timed in the extension's metrics (invocations are; the handshake's requests are not). */
-	metered?: boolean;
 }
 
 /** One host request awaiting its response. */
@@ -73,22 +71,16 @@ export class HostRequests {
 		return this.pending.get(id);
 	}
 
-	/** Sends a request; resolves with its response's value, rejects with its failure, timeout or cancellation. */
-	send(request: HostRequest, options: RequestOptions): Promise<unknown> {
+	/**
+	 * Sends a request; resolves with its response's value, rejects with its failure, timeout or cancellation.
+	 * `metered`: counted and timed in the extension's metrics (invocations are; the handshake's requests are not).
+	 */
+	send(request: HostRequest, timeoutMs: number, options: RequestOptions = {}, metered = false): Promise<unknown> {
 		const id = this.nextId();
-		const { timeoutMs, signal, onUpdate } = options;
+		const { signal, onUpdate } = options;
 		let entry!: Pending;
 		const promise = new Promise<unknown>((resolve, reject) => {
-			entry = new Pending(
-				id,
-				resolve,
-				reject,
-				timeoutMs,
-				performance.now() + timeoutMs,
-				signal,
-				onUpdate,
-				options.metered === true,
-			);
+			entry = new Pending(id, resolve, reject, timeoutMs, performance.now() + timeoutMs, signal, onUpdate, metered);
 		});
 		this.pending.set(id, entry);
 		if (signal) {

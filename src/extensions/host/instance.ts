@@ -171,7 +171,7 @@ export class ExtensionInstance {
 		this.registrations = loading.builder.registrations;
 		this.loading = undefined;
 		this.phase = "initializing";
-		await this.requests.send({ kind: "initialize" }, { timeoutMs: timeouts.initializeMs });
+		await this.requests.send({ kind: "initialize" }, timeouts.initializeMs);
 		// A violation in the same chunk as the initialize response crashes the instance before this
 		// continuation runs; it must stay crashed, not be revived as ready.
 		if (this.phase !== "initializing") throw new Error(this.failure ?? `extension left initialization (${this.phase})`);
@@ -200,12 +200,7 @@ export class ExtensionInstance {
 			invocation,
 			...(options.context ? { context: options.context } : {}),
 		};
-		return this.requests.send(request, {
-			timeoutMs: options.timeoutMs ?? this.options.timeouts.invocationMs,
-			...(options.signal ? { signal: options.signal } : {}),
-			...(options.onUpdate ? { onUpdate: options.onUpdate } : {}),
-			metered: true,
-		});
+		return this.requests.send(request, options.timeoutMs ?? this.options.timeouts.invocationMs, options, true);
 	}
 
 	/** Orderly end: `shutdown` frame, a grace period, then the runtime is terminated regardless. */
