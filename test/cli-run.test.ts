@@ -7,6 +7,7 @@ import { jsonLines, REPO_ROOT, runPier, tempDir } from "./helpers/pier-cli.js";
 
 const WEATHER = join(REPO_ROOT, "examples", "extensions", "weather.ts");
 const FIXTURES = join(REPO_ROOT, "test", "fixtures", "extensions");
+const NODE_WEATHER = join(REPO_ROOT, "examples", "process", "node-weather");
 
 function sessionFiles(agentDir: string): string[] {
 	const root = join(agentDir, "sessions");
@@ -82,6 +83,44 @@ describe("pier run with nothing configured", () => {
 		const result = await runPier(["run", "--no-session", "hi"], { agentDir: dir.path });
 		assert.equal(result.code, 0, result.stderr);
 		assert.deepEqual(sessionFiles(dir.path), []);
+	});
+});
+
+describe("pier run loads what the session needs", () => {
+	const REGISTER = join(REPO_ROOT, "test", "fixtures", "module-log", "register.mjs");
+	const HOST_MACHINERY = ["src/extensions/host/instance.js", "src/extensions/bridge/factory.js"];
+	/** The pier modules a run read, as paths under dist/, and what it printed. */
+	async function modulesRead(dir: string, args: string[]): Promise<{ read: string[]; stdout: string }> {
+		const log = join(dir, "modules.log");
+		const result = await runPier(["run", ...args], {
+			agentDir: dir,
+			env: { NODE_OPTIONS: `--import ${REGISTER}`, PIER_MODULE_LOG: log },
+		});
+		assert.equal(result.code, 0, result.stderr);
+		const read = readFileSync(log, "utf8")
+			.trim()
+			.split("\n")
+			.map((url) => url.replace(/^.*\/dist\//, ""));
+		return { read, stdout: result.stdout };
+	}
+
+	test("without protocol extensions the host's instance machinery and the bridge's wiring are never read", async () => {
+		using dir = tempDir();
+		const { read } = await modulesRead(dir.path, ["--no-session", "hello"]);
+		assert.ok(read.includes("src/cli/run.js"), `the log holds the run's modules: ${read.join(", ")}`);
+		for (const module of HOST_MACHINERY) assert.ok(!read.includes(module), `${module} was read`);
+	});
+
+	test("with a process extension both load, and its tool answers", async () => {
+		using dir = tempDir();
+		const { read, stdout } = await modulesRead(dir.path, [
+			"--no-session",
+			"-e",
+			NODE_WEATHER,
+			'weather {"city":"Oslo"}',
+		]);
+		for (const module of HOST_MACHINERY) assert.ok(read.includes(module), `${module} was not read`);
+		assert.match(stdout, /the weather tool says: "Oslo: 10°C, light rain \(from a process extension\)"/);
 	});
 });
 

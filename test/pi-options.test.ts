@@ -104,6 +104,36 @@ describe("pi's prompt inputs", () => {
 		assert.match(result.stdout, /The forecast tool reported|Oslo/);
 	});
 
+	test("a file as stdin (pier -p < file) leads the first prompt as a pipe does; /dev/null is nothing piped", async (t) => {
+		using dir = tempDir();
+		const server = await startFakeOpenAI();
+		t.after(() => server.close());
+		configureLocal(dir.path, server);
+		const file = join(dir.path, "context.md");
+		writeFileSync(file, "context from a file\n");
+		const result = await runPier(["--no-session", "and the question"], { agentDir: dir.path, stdin: { file } });
+		assert.equal(result.code, 0, result.stderr);
+		assert.match(userText(server), /context from a file/);
+		assert.match(userText(server), /and the question/);
+		// An empty file and /dev/null hold no prompt: without a message argument that is pier run's usage error.
+		writeFileSync(file, "");
+		const before = server.requests.length;
+		for (const stdin of [file, "/dev/null"]) {
+			const empty = await runPier(["-p", "--no-session"], { agentDir: dir.path, stdin: { file: stdin } });
+			assert.equal(empty.code, 2, `${stdin}: ${empty.stderr}`);
+			assert.match(empty.stderr, /pier run needs a prompt/);
+		}
+		assert.equal(server.requests.length, before, "the empty inputs asked no model");
+		const nulled = await runPier(["-p", "--no-session", "only the question"], {
+			agentDir: dir.path,
+			stdin: { file: "/dev/null" },
+		});
+		assert.equal(nulled.code, 0, nulled.stderr);
+		const asked = JSON.stringify(server.requests[before]!.body.messages.filter((m) => m.role === "user"));
+		assert.match(asked, /only the question/);
+		assert.doesNotMatch(asked, /context from a file/);
+	});
+
 	test("@file arguments put the file's text in the first prompt; a missing one is pi's error, exit 1", async (t) => {
 		using dir = tempDir();
 		const server = await startFakeOpenAI();

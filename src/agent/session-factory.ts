@@ -19,7 +19,7 @@ import {
 	SessionManager,
 	type ToolDefinition,
 } from "@earendil-works/pi-coding-agent";
-import { protocolBridge } from "../extensions/bridge/factory.js";
+import { lazyProtocolBridge } from "../extensions/bridge/lazy.js";
 import { describePiLoadError, sdkToolConflicts } from "../extensions/bridge/tool-conflicts.js";
 import { produceProviderHeaders } from "../extensions/bridge/headers.js";
 import { routeProviderTurns } from "../extensions/bridge/providers.js";
@@ -184,7 +184,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	// Always bridged, even when empty: a /reload may bring protocol extensions in later.
 	const extensionFactories = [
 		...(options.extensionFactories ?? []),
-		protocolBridge(extensionHost, {
+		lazyProtocolBridge(extensionHost, {
 			get projectTrusted() {
 				return trust.trusted;
 			},

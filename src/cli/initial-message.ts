@@ -3,6 +3,7 @@
  * message argument, joined into one; images from `@file`s ride along. pi's own file reader does the work
  * (images, resizing, its error texts).
  */
+import { fstatSync, readFileSync, statSync } from "node:fs";
 import type { ImageContent } from "@earendil-works/pi-ai";
 import { piModule } from "../agent/pi-internals.js";
 import type { CliArgs } from "./args.js";
@@ -17,10 +18,28 @@ interface PiFileProcessor {
 /** All of piped stdin, trimmed; undefined for a TTY or nothing piped (pi's readPipedStdin). */
 export async function readPipedStdin(): Promise<string | undefined> {
 	if (process.stdin.isTTY) return undefined;
+	const whole = stdinWithoutWaiting();
+	if (whole !== undefined) return whole.trim() || undefined;
 	let data = "";
 	process.stdin.setEncoding("utf8");
 	for await (const chunk of process.stdin) data += chunk;
 	return data.trim() || undefined;
+}
+
+/**
+ * Stdin that holds all it will ever hold: a file (`pier run < prompt.md`) is read at once, and `/dev/null` (scripts,
+ * CI, cron) is empty. A stream would queue its first read behind whatever occupies libuv's thread pool (~10 ms at
+ * start-up, bench startup.run). Anything else (a pipe, a socket, another device) may still be written to: undefined.
+ */
+function stdinWithoutWaiting(): string | undefined {
+	try {
+		const stdin = fstatSync(0);
+		if (stdin.isFile()) return readFileSync(0, "utf8");
+		if (stdin.isCharacterDevice() && stdin.rdev === statSync("/dev/null").rdev) return "";
+	} catch {
+		// no fd 0, or no /dev/null: the stream decides
+	}
+	return undefined;
 }
 
 export interface InitialInput {

@@ -1,6 +1,6 @@
 /** Runs the real `pier` bin in a child process, against a throw-away pi agent directory. */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,7 +18,8 @@ export interface PierRunOptions {
 	agentDir: string;
 	cwd?: string;
 	env?: Record<string, string>;
-	stdin?: string;
+	/** Written to a pipe that is then closed; or a path, opened as stdin itself (`pier run < file`). */
+	stdin?: string | { file: string };
 	timeoutMs?: number;
 }
 
@@ -39,17 +40,19 @@ export function cleanEnv(agentDir: string, extra: Record<string, string> = {}): 
 
 export function runPier(args: readonly string[], options: PierRunOptions): Promise<PierResult> {
 	return new Promise((resolve, reject) => {
+		const stdinFile = typeof options.stdin === "object" ? openSync(options.stdin.file, "r") : undefined;
 		const child = spawn(process.execPath, [PIER_BIN, ...args], {
 			cwd: options.cwd ?? options.agentDir,
 			env: cleanEnv(options.agentDir, options.env),
-			stdio: ["pipe", "pipe", "pipe"],
+			stdio: [stdinFile ?? "pipe", "pipe", "pipe"],
 		});
+		if (stdinFile !== undefined) closeSync(stdinFile);
 		let stdout = "";
 		let stderr = "";
-		child.stdout.setEncoding("utf8").on("data", (d: string) => {
+		child.stdout!.setEncoding("utf8").on("data", (d: string) => {
 			stdout += d;
 		});
-		child.stderr.setEncoding("utf8").on("data", (d: string) => {
+		child.stderr!.setEncoding("utf8").on("data", (d: string) => {
 			stderr += d;
 		});
 		const timer = setTimeout(() => {
@@ -61,7 +64,7 @@ export function runPier(args: readonly string[], options: PierRunOptions): Promi
 			clearTimeout(timer);
 			resolve({ code, stdout, stderr });
 		});
-		child.stdin.end(options.stdin ?? "");
+		if (typeof options.stdin !== "object") child.stdin?.end(options.stdin ?? "");
 	});
 }
 

@@ -6,14 +6,7 @@
  */
 import type { Mode } from "../protocol/frames.js";
 import { ExtensionError } from "./errors.js";
-import {
-	type ExtensionInstance,
-	ExtensionInstance as Instance,
-	type ExtensionSpec,
-	type InvokeOptions,
-	type Phase,
-	type RuntimeHost,
-} from "./instance.js";
+import type { ExtensionInstance, ExtensionSpec, InvokeOptions, Phase, RuntimeHost } from "./instance.js";
 import { ExtensionMetrics } from "./metrics.js";
 import { OVERLAY_KEY_ACTIONS, type OverlayKeyAction, type OverlayRender, parseOverlayRender } from "./overlay-rows.js";
 import type { Registrations } from "./registrations.js";
@@ -279,6 +272,10 @@ export class ExtensionHost {
 		generation: number,
 	): Promise<Array<{ instance: ExtensionInstance } | { failure: LoadFailure }>> {
 		const results: Array<{ instance: ExtensionInstance } | { failure: LoadFailure }> = new Array(specs.length);
+		if (specs.length === 0) return results;
+		// The instance machinery (its state machine, codec, frame schemas, requests) loads with the first extension:
+		// a session without protocol extensions never reads it (bench startup.run).
+		const { ExtensionInstance: Instance } = await import("./instance.js");
 		let next = 0;
 		const worker = async () => {
 			while (next < specs.length) {
