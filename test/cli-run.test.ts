@@ -88,7 +88,13 @@ describe("pier run with nothing configured", () => {
 
 describe("pier run loads what the session needs", () => {
 	const REGISTER = join(REPO_ROOT, "test", "fixtures", "module-log", "register.mjs");
-	const HOST_MACHINERY = ["src/extensions/host/instance.js", "src/extensions/bridge/factory.js"];
+	const HOST_MACHINERY = [
+		"src/extensions/host/instance.js",
+		"src/extensions/bridge/factory.js",
+		"src/extensions/bridge/trust-hooks.js",
+		"src/extensions/bridge/provider-stream.js",
+		"src/extensions/bridge/hook-results.js",
+	];
 	/** The pier modules a run read, as paths under dist/, and what it printed. */
 	async function modulesRead(dir: string, args: string[]): Promise<{ read: string[]; stdout: string }> {
 		const log = join(dir, "modules.log");
@@ -104,7 +110,7 @@ describe("pier run loads what the session needs", () => {
 		return { read, stdout: result.stdout };
 	}
 
-	test("without protocol extensions the host's instance machinery and the bridge's wiring are never read", async () => {
+	test("without protocol extensions the host's instance machinery and the bridge's wiring, trust hooks and provider streams are never read", async () => {
 		using dir = tempDir();
 		const { read } = await modulesRead(dir.path, ["--no-session", "hello"]);
 		assert.ok(read.includes("src/cli/run.js"), `the log holds the run's modules: ${read.join(", ")}`);

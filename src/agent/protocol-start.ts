@@ -5,7 +5,6 @@
  */
 import type { AgentSessionRuntimeDiagnostic } from "@earendil-works/pi-coding-agent";
 import { discoverProtocolExtensions, protocolSpecs } from "../extensions/bridge/discovery.js";
-import { consultTrustHooks } from "../extensions/bridge/trust-hooks.js";
 import { ExtensionHost, type HostDiagnostic, type LoadReport } from "../extensions/host/host.js";
 import { readGrants } from "../extensions/grants/store.js";
 import { hostSettings } from "../extensions/host/settings.js";
@@ -87,12 +86,16 @@ export async function startProtocolExtensions(
 	if (round.specs.length > 0) await extensionHost.load(round.specs);
 	// The project's own extensions are not loaded yet: the user's may decide its trust now, then the user.
 	try {
-		const approvedBy = await consultTrustHooks(extensionHost, trust, {
-			cwd,
-			hasUI: options.mode === "tui" || options.mode === "rpc",
-			projectExtensions: round.discovery.skippedProject.length,
-			report: (message) => startupDiagnostics.push({ type: "warning", message }),
-		});
+		// Only a loaded extension can hook trust: without one its module is never read.
+		const approvedBy =
+			extensionHost.instances.length === 0
+				? undefined
+				: await (await import("../extensions/bridge/trust-hooks.js")).consultTrustHooks(extensionHost, trust, {
+						cwd,
+						hasUI: options.mode === "tui" || options.mode === "rpc",
+						projectExtensions: round.discovery.skippedProject.length,
+						report: (message) => startupDiagnostics.push({ type: "warning", message }),
+					});
 		const before = trust.trusted;
 		if (approvedBy) trust = approvedByExtension(trust, approvedBy);
 		else if (trust.undecided && options.askProjectTrust) {

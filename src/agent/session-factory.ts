@@ -22,7 +22,7 @@ import {
 import { lazyProtocolBridge } from "../extensions/bridge/lazy.js";
 import { describePiLoadError, sdkToolConflicts } from "../extensions/bridge/tool-conflicts.js";
 import { produceProviderHeaders } from "../extensions/bridge/headers.js";
-import { routeProviderTurns } from "../extensions/bridge/providers.js";
+import { routeProviderTurns } from "../extensions/bridge/provider-routes.js";
 import type { ExtensionHost, HostDiagnostic } from "../extensions/host/host.js";
 import { grantLookup } from "../extensions/grants/lookup.js";
 import type { Timeouts } from "../extensions/host/timeouts.js";

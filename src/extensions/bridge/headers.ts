@@ -5,12 +5,13 @@
  */
 import type { ModelRegistry } from "@earendil-works/pi-coding-agent";
 import type { ExtensionHost } from "../host/host.js";
-import { HookResultError, hookAnswerProblem } from "./hook-results.js";
 
 const REDACTED = "[redacted]";
 
-function applyHeaderAnswer(headers: Record<string, string>, answer: unknown, extensionId: string): void {
+/** The hook table's answer check loads with the first answer: most sessions have no such hook. */
+async function applyHeaderAnswer(headers: Record<string, string>, answer: unknown, extensionId: string): Promise<void> {
 	if (answer === null || answer === undefined) return;
+	const { HookResultError, hookAnswerProblem } = await import("./hook-results.js");
 	const problem = hookAnswerProblem("before_provider_headers", answer);
 	if (problem) {
 		throw new HookResultError(
@@ -50,7 +51,7 @@ export function produceProviderHeaders(registry: ModelRegistry, host: ExtensionH
 			} catch {
 				continue; // a hook that fails or times out does not hold up the request
 			}
-			applyHeaderAnswer(headers, answer, instance.id);
+			await applyHeaderAnswer(headers, answer, instance.id);
 		}
 		return { ...auth, headers: Object.keys(headers).length > 0 ? headers : undefined };
 	};

@@ -13,15 +13,14 @@ import {
 	type AssistantMessageEventStream,
 	type Context,
 	createAssistantMessageEventStream,
-	getApiProvider,
 	type Model,
-	registerApiProvider,
 	type SimpleStreamOptions,
 } from "@earendil-works/pi-ai";
 import type { ExtensionAPI, ProviderModelConfig } from "@earendil-works/pi-coding-agent";
 import type { ExtensionHost } from "../host/host.js";
 import type { ContextSnapshot, ProviderModel } from "../protocol/frames.js";
 import { modelForExtensions } from "./context.js";
+import { API_PREFIX, installRoutes, removeRoutes, restoreApiProviders, type Turn } from "./provider-routes.js";
 import { ProviderStreamTranslator, StreamEventError } from "./provider-stream.js";
 
 export { toAssistantMessage } from "./provider-message.js";
@@ -30,8 +29,6 @@ export { toAssistantMessage } from "./provider-message.js";
 export const DEFAULT_PROVIDER_MODEL = "default";
 /** A literal key: the provider counts as configured (pi lists only those), and no key ever reaches anyone. */
 const API_KEY = "pier-extension";
-
-const API_PREFIX = "pier-extension/";
 
 /** `namespace` tells apart the same extension's provider in two sessions of one process (hostNamespace). */
 export const providerApiName = (extensionId: string, providerId: string, namespace = "") =>
@@ -84,29 +81,6 @@ export interface ProviderBridgeOptions {
 	snapshot: () => ContextSnapshot | undefined;
 }
 
-type Turn = (model: Model<Api>, context: Context, options?: SimpleStreamOptions) => AssistantMessageEventStream;
-
-/** Per host: the API names its current bridge generation answers, and each one's turn. */
-const routes = new WeakMap<ExtensionHost, Map<string, Turn>>();
-/** Every host's current table, process-wide: what `restoreApiProviders` puts back. */
-const liveTables = new Set<Map<string, Turn>>();
-
-/**
- * pi's model registry rebuilds pi-ai's process-wide API registry from its own providers on every refresh (an
- * unregister, a /reload): one session's end or reload drops every other session's extension APIs. Their turns go
- * through `routeProviderTurns` anyway, but pi calls pi-ai directly for compaction and branch summaries, so each
- * live API is put back after a session's end, at every session start (a reload's included) and before every turn.
- * (A refresh pier does not see, such as another session's /login, is mended by the next turn.)
- */
-function restoreApiProviders(): void {
-	for (const table of liveTables) {
-		for (const [api, turn] of table) {
-			if (getApiProvider(api as Api)) continue;
-			registerApiProvider({ api: api as Api, stream: turn, streamSimple: turn }, `pier-extension:${api}`);
-		}
-	}
-}
-
 export function registerProviders(pi: ExtensionAPI, host: ExtensionHost, options: ProviderBridgeOptions): void {
 	const namespace = hostNamespace(host);
 	const table = new Map<string, Turn>();
@@ -126,16 +100,10 @@ export function registerProviders(pi: ExtensionAPI, host: ExtensionHost, options
 			streamSimple: turn,
 		});
 	}
-	const previous = routes.get(host);
-	if (previous) liveTables.delete(previous);
-	routes.set(host, table);
-	liveTables.add(table);
+	installRoutes(host, table);
 	// A /reload resets pi-ai's registry before this generation loads and pi may refresh again while it binds.
 	pi.on("session_start", () => restoreApiProviders());
-	unregisterAtSessionEnd(pi, names, () => {
-		liveTables.delete(table);
-		if (routes.get(host) === table) routes.delete(host);
-	});
+	unregisterAtSessionEnd(pi, names, () => removeRoutes(host, table));
 }
 
 /**
@@ -150,33 +118,6 @@ export function unregisterAtSessionEnd(pi: ExtensionAPI, names: readonly string[
 		for (const name of names) pi.unregisterProvider(name);
 		restoreApiProviders();
 	});
-}
-
-/** What pi's agent calls for every turn (AgentSession's `agent.streamFn`). */
-type StreamFn = (
-	model: Model<Api>,
-	context: Context,
-	options?: SimpleStreamOptions,
-) => AssistantMessageEventStream | Promise<AssistantMessageEventStream>;
-
-/**
- * A session's turns of protocol providers go straight to its own host's current generation, not through
- * pi-ai's process-wide API registry: any session's /reload or model-registry refresh resets that registry for
- * everyone (pi's resetApiProviders), which would leave the other sessions' providers unreachable.
- */
-export function routeProviderTurns(agent: { streamFn: StreamFn }, host: ExtensionHost): void {
-	const inner = agent.streamFn;
-	agent.streamFn = (model, context, options) => {
-		if (!model.api.startsWith(API_PREFIX)) return inner(model, context, options);
-		restoreApiProviders();
-		const turn = routes.get(host)?.get(model.api);
-		if (turn) return turn(model, context, options);
-		const stream = createAssistantMessageEventStream();
-		new ProviderStreamTranslator(stream, model).fail(
-			`No API provider registered for api: ${model.api} (no extension of this session provides "${model.provider}" any more: a /reload removed it or its extension shut down; choose another model)`,
-		);
-		return stream;
-	};
 }
 
 /** One turn: the extension's stream (or answer) as pi's event stream; any failure is an `error` event. */
