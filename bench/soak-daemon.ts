@@ -5,10 +5,12 @@
  * the soak can measure delivery per client without the daemon keeping anything for it.
  *
  * argv: <root dir> <publish-times file>. Prints one JSON line `{port, token, pid}` when listening; answers
- * the IPC message "measure" with its memory after a full collection and what its replay windows hold.
+ * the IPC message "measure" with its memory after a full collection and what its replay windows hold, and
+ * `{heap: path}` by writing a heap snapshot there.
  */
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { writeHeapSnapshot } from "node:v8";
 import { EventChannel } from "../src/chamber/events/channel.js";
 import { startChamber } from "../src/chamber/server.js";
 
@@ -47,6 +49,11 @@ process.stdout.write(`${JSON.stringify({ port: chamber.port, token, pid: process
 // The soak asks for the daemon's memory after a full collection (node runs this with --expose-gc): what the
 // daemon keeps, as opposed to the garbage V8 has not collected yet, which the resident set also counts.
 process.on("message", (message) => {
+	// The heap probe (bench/heap-growth.ts): a snapshot, written while the soak holds every session between turns.
+	if (typeof message === "object" && message !== null && "heap" in message) {
+		process.send?.({ heapWritten: writeHeapSnapshot(String(message.heap)) });
+		return;
+	}
 	if (message !== "measure") return;
 	const gc = (globalThis as { gc?: () => void }).gc;
 	gc?.();

@@ -13,18 +13,20 @@
  *   monotonic clock the clients read too).
  *
  * `PIER_SOAK_SECONDS` (300), `PIER_SOAK_SESSIONS` (20), `PIER_SOAK_CLIENTS` (50); `--json` prints one JSON
- * line with every figure. Exits 1 when a check fails. `PIER_SOAK_NODE_ARGS` passes node flags to the daemon
- * (`--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=…` to see where its memory goes).
+ * line with every figure. Exits 1 when a check fails. `PIER_SOAK_NODE_ARGS` passes node flags to the daemon.
+ * `PIER_SOAK_HEAP=1` writes a heap snapshot after the first minute and at the end, each with every session held
+ * between turns, and reports which owners the growth between them belongs to (heap-growth.ts).
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { type IncomingMessage, request } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import type { EventEnvelope, SessionView, TranscriptRow } from "../src/chamber/wire.js";
+import type { SessionView } from "../src/chamber/wire.js";
 import { median, quantile } from "./figures.js";
+import { HeapProbe, growthByOwner } from "./heap-growth.js";
+import { Client, type Daemon } from "./soak-client.js";
 import { httpCall } from "./http.js";
 
 const SECONDS = Number(process.env.PIER_SOAK_SECONDS ?? 300);
@@ -33,97 +35,23 @@ const CLIENTS = Number(process.env.PIER_SOAK_CLIENTS ?? 50);
 const MEMORY_TOLERANCE = 0.1;
 const DELIVERY_P99_MS = 50;
 const TURN_TIMEOUT_MS = 60_000;
+const HEAP = process.env.PIER_SOAK_HEAP === "1";
 const json = process.argv.includes("--json");
 const say = (text: string) => void (json ? process.stderr : process.stdout).write(`${text}\n`);
-const now = () => Number(process.hrtime.bigint());
-
-interface Daemon {
-	port: number;
-	token: string;
-	pid: number;
-}
 
 async function call<T>(d: Daemon, method: string, path: string, body?: unknown): Promise<T> {
 	return JSON.parse(await httpCall(d.port, d.token, method, `/api/pi${path}`, body)) as T;
 }
 
-/** One SSE client of one session: every numbered frame's arrival, its rows, and a wake-up on `agent.end`. */
-class Client {
-	readonly arrivals: { seq: number; at: number }[] = [];
-	readonly rows = new Map<string, number>();
-	reconnects = 0;
-	private last: number;
-	private closed = false;
-	private res: IncomingMessage | undefined;
-	onAgentEnd: (() => void) | undefined;
-
-	constructor(
-		private readonly d: Daemon,
-		readonly sessionId: string,
-		since: number,
-	) {
-		this.last = since;
-	}
-
-	connect(): Promise<void> {
-		return new Promise((ready, fail) => {
-			const req = request(
-				{
-					host: "127.0.0.1",
-					port: this.d.port,
-					path: `/api/pi/events?session=${this.sessionId}&since=${this.last}`,
-					headers: { authorization: `Bearer ${this.d.token}` },
-				},
-				(res) => {
-					if (res.statusCode !== 200) return fail(new Error(`events: ${res.statusCode}`));
-					this.res = res;
-					res.setEncoding("utf8");
-					let buffer = "";
-					res.on("data", (chunk: string) => {
-						buffer += chunk;
-						for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-							this.frame(buffer.slice(0, end));
-							buffer = buffer.slice(end + 2);
-						}
-					});
-					res.on("close", () => {
-						if (this.closed) return;
-						this.reconnects++;
-						void this.connect();
-					});
-					ready();
-				},
-			);
-			req.on("error", (error) => (this.closed ? undefined : fail(error)));
-			req.end();
-		});
-	}
-
-	private frame(frame: string): void {
-		const at = now();
-		const data = frame.split("\n").find((line) => line.startsWith("data: "));
-		if (!data) return;
-		const envelope = JSON.parse(data.slice(6)) as EventEnvelope;
-		if (envelope.event === "heartbeat" || envelope.event === "session.snapshot") return;
-		if (envelope.seq <= this.last) return;
-		this.last = envelope.seq;
-		this.arrivals.push({ seq: envelope.seq, at });
-		if (envelope.event === "transcript.row") {
-			const { row } = envelope.payload as { row: TranscriptRow };
-			this.rows.set(row.id, (this.rows.get(row.id) ?? 0) + 1);
-		} else if (envelope.event === "agent.end") this.onAgentEnd?.();
-	}
-
-	close(): void {
-		this.closed = true;
-		this.res?.destroy();
-	}
-}
-
 function startDaemon(
 	root: string,
 	timesFile: string,
-): Promise<{ daemon: Daemon; measure: () => Promise<MemoryBreakdown>; stop: () => Promise<void> }> {
+): Promise<{
+	daemon: Daemon;
+	measure: () => Promise<MemoryBreakdown>;
+	heap: (path: string) => Promise<void>;
+	stop: () => Promise<void>;
+}> {
 	const script = join(dirname(fileURLToPath(import.meta.url)), "soak-daemon.js");
 	// PIER_SOAK_NODE_ARGS: node flags for the daemon when looking into it (`--heapsnapshot-signal=SIGUSR2`).
 	const nodeArgs = process.env.PIER_SOAK_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
@@ -140,6 +68,11 @@ function startDaemon(
 					new Promise<MemoryBreakdown>((done) => {
 						child.once("message", (m: Parameters<typeof breakdownOf>[0]) => done(breakdownOf(m)));
 						child.send("measure");
+					}),
+				heap: (path) =>
+					new Promise<void>((done) => {
+						child.once("message", () => done());
+						child.send({ heap: path });
 					}),
 				stop: async () => {
 					child.kill("SIGTERM");
@@ -189,7 +122,9 @@ function residentMiB(pid: number): number {
 async function soak(): Promise<boolean> {
 	const root = mkdtempSync(join(tmpdir(), "pier-soak-"));
 	const timesFile = join(root, "publish-times");
-	const { daemon, measure, stop } = await startDaemon(root, timesFile);
+	const { daemon, measure, heap, stop } = await startDaemon(root, timesFile);
+	// The heap probe keeps its snapshots outside the soak's directory, which goes at the end.
+	const probe = HEAP ? new HeapProbe(mkdtempSync(join(tmpdir(), "pier-soak-heap-")), SESSIONS, heap) : undefined;
 	const clients: Client[] = [];
 	try {
 		say(`pier soak · ${SESSIONS} sessions · ${CLIENTS} SSE clients · ${SECONDS} s · daemon pid ${daemon.pid}`);
@@ -215,6 +150,7 @@ async function soak(): Promise<boolean> {
 		// What the daemon keeps, measured twice (each a full collection, a pause): after the first minute, and as
 		// the last turns end.
 		const atWarm = new Promise<MemoryBreakdown>((done) => setTimeout(() => void measure().then(done), warmMark * 1000));
+		setTimeout(() => probe?.hold("first-minute"), warmMark * 1000);
 		// And every further minute, so growth that levels off (caches filling) can be told from growth that does not.
 		const kept: { t: number; kept: number; replay: number }[] = [];
 		const sample = (t: number, b: MemoryBreakdown) => kept.push({ t, kept: round(b.kept), replay: b.replayMiB });
@@ -232,6 +168,7 @@ async function soak(): Promise<boolean> {
 				// The session's first client tells when a turn is over.
 				const watcher = clients[s]!;
 				for (let n = 0; Date.now() < deadline; n++) {
+					await probe?.beforeTurn(s);
 					const ended = new Promise<boolean>((done) => {
 						const timer = setTimeout(() => done(false), TURN_TIMEOUT_MS);
 						watcher.onAgentEnd = () => {
@@ -243,8 +180,10 @@ async function soak(): Promise<boolean> {
 					if (await ended) turns++;
 					else stalls++;
 				}
+				await probe?.done(s);
 			}),
 		);
+		await probe?.snapshot("end");
 		clearInterval(sampler);
 		clearInterval(minutes);
 		const warmBreakdown = await atWarm;
@@ -365,6 +304,13 @@ async function soak(): Promise<boolean> {
 		say(
 			`delivery: ${latencies.length} frames · p50 ${report.delivery.p50Ms} ms · p99 ${report.delivery.p99Ms} ms · max ${report.delivery.maxMs} ms`,
 		);
+		if (probe) {
+			const [first, last] = probe.files as [string, string];
+			const owners = growthByOwner(first, last);
+			Object.assign(report.memory, { growthByOwner: owners, heapSnapshots: probe.files });
+			say(`heap growth by owner, first minute → end (MiB): ${owners.map((o) => `${o.owner} ${o.mib}`).join(" · ")}`);
+			say(`heap snapshots: ${probe.files.join(" ")}`);
+		}
 		for (const [what, ok] of checks) say(`${ok ? "ok  " : "FAIL"} ${what}`);
 		if (json) process.stdout.write(`${JSON.stringify({ ...report, checks: Object.fromEntries(checks) })}\n`);
 		return checks.every(([, ok]) => ok);
