@@ -67,6 +67,11 @@ async function json(fixture: StreamProviderFixture, prompt: string, dir: string)
 	const assistants = events
 		.filter((e) => e.type === "message_end" && e.message?.role === "assistant")
 		.map((e) => e.message!);
+	// Every check below starts from the turn's message: without one, say what the run printed instead.
+	assert.ok(
+		assistants.length > 0,
+		`pier run "${prompt}" ended with no assistant message (exit ${result.code})\nstderr: ${result.stderr}\nstdout (last 2,000 characters): ${result.stdout.slice(-2000)}`,
+	);
 	return { result, events, assistants };
 }
 
