@@ -78,6 +78,7 @@ export class QuickJsChannel implements Channel, AnswerSource {
 		if (this.closedReason !== undefined) throw new Error(`extension channel is closed (${this.closedReason})`);
 		// The line's text without its LF: no Buffer on the way, the port carries strings.
 		this.port.postMessage(encodeFrameText(frame, this.maxFrameBytes).slice(0, -1));
+		this.lease.sent();
 		if (frame.type === "request" || frame.type === "response") expectAnswer(this);
 	}
 

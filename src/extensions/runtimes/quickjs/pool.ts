@@ -46,7 +46,18 @@ export interface Tenant {
 export interface Lease {
 	/** The guest is let go: it stops at its next interrupt poll, its slot is reused once the worker confirms. */
 	release(): void;
+	/** The host has just given the guest a frame (see `lastTarget`). */
+	sent(): void;
 }
+
+/**
+ * The worker the host last gave a frame to, shared with every worker: a worker lingering after its turn
+ * (worker.ts) stops the moment the host turns to another one. On two CPUs the host waiting for its answer and a
+ * worker lingering for nothing already fill both: the worker that has the frame would wait for a CPU until the
+ * linger ran out (a fan-out to guests on two workers cost about 1 ms per crossing, bench quickjs.fanout.10).
+ */
+const lastTarget = new Int32Array(new SharedArrayBuffer(4));
+let workersMade = 0;
 
 class PoolWorker {
 	readonly tenants = new Map<number, Tenant>();
@@ -57,6 +68,8 @@ class PoolWorker {
 	private readonly stop = new Int32Array(new SharedArrayBuffer(4 * GUESTS_PER_WORKER));
 	private watchdog: NodeJS.Timeout | undefined;
 	private watchdogMs = 0;
+	/** This worker's number in `lastTarget`. */
+	private readonly number = ++workersMade;
 	dead = false;
 
 	constructor(private readonly removed: (worker: PoolWorker) => void) {
@@ -66,6 +79,8 @@ class PoolWorker {
 			beat: this.beat,
 			stop: this.stop,
 			linger: spinningPays,
+			lastTarget,
+			number: this.number,
 		};
 		// 8 MiB of native stack: QuickJS's own recursion limit (per guest) trips before Node's does, even with a
 		// neighbour's turn nested on top of a deep one.
@@ -98,7 +113,12 @@ class PoolWorker {
 		this.arm();
 		const control: WorkerControl = { start: slot, data, port };
 		this.worker.postMessage(control, [port]);
+		const number = this.number;
 		return {
+			// Written only when it changes: lingering workers read it in their loop.
+			sent: () => {
+				if (Atomics.load(lastTarget, 0) !== number) Atomics.store(lastTarget, 0, number);
+			},
 			release: () => {
 				if (this.tenants.get(slot) !== tenant) return;
 				this.tenants.delete(slot);

@@ -27,6 +27,10 @@ export interface QuickJsWorkerData {
 	stop: Int32Array;
 	/** Whether to linger after a turn (answer-wait.ts `spinningPays`, decided once in the host's thread). */
 	linger: boolean;
+	/** Shared by every worker: [0] the number of the worker the host last gave a frame to (pool.ts). */
+	lastTarget: Int32Array;
+	/** This worker's number in `lastTarget`. */
+	number: number;
 }
 
 /** What the pool posts on the worker's own port. */
@@ -43,7 +47,7 @@ const LINGER_MS = 0.2;
 /** A thread that keeps finding frames still returns to its event loop this often (admissions, closes). */
 const LINGER_MAX_MS = 5;
 
-const { wasmModule, beat, stop, linger: lingering } = workerData as QuickJsWorkerData;
+const { wasmModule, beat, stop, linger: lingering, lastTarget, number } = workerData as QuickJsWorkerData;
 const guests = new Map<number, Guest>();
 /** The guests that have loaded: their frames are delivered as they come (earlier ones wait in `admit`). */
 const loaded: Guest[] = [];
@@ -86,13 +90,18 @@ function turn(guest: Guest, work: () => void): void {
 /**
  * Looks at every loaded guest's port until none has had a frame for LINGER_MS (or LINGER_MAX_MS have passed),
  * delivering each frame found: the same order and the same turns as the event loop's delivery, without the
- * thread falling asleep between calls that come one after the other.
+ * thread falling asleep between calls that come one after the other. Not once the host has turned to another
+ * worker: that worker needs the CPU this loop would hold.
  */
 function linger(): void {
 	if (stack.length > 0 || !lingering) return;
 	const began = performance.now();
 	let idleSince = began;
-	for (let now = began; now - idleSince < LINGER_MS && now - began < LINGER_MAX_MS; now = performance.now()) {
+	for (
+		let now = began;
+		now - idleSince < LINGER_MS && now - began < LINGER_MAX_MS && Atomics.load(lastTarget, 0) === number;
+		now = performance.now()
+	) {
 		for (const guest of loaded) {
 			const next = guest.stopped ? undefined : receiveMessageOnPort(guest.port);
 			if (!next) continue;
