@@ -1,6 +1,7 @@
 /**
  * Process extensions: tool round trip and pipelined throughput beside a raw JSONL pipe echo (the floor any
- * stdio protocol stands on), and load time (spawn → ready) for 1 and 10 extensions beside a bare spawn.
+ * stdio protocol stands on), calls alternating between two extensions beside calls to one, and load time
+ * (spawn → ready) for 1 and 10 extensions beside a bare spawn.
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
@@ -66,8 +67,12 @@ const bareSpawn = () =>
 export async function benchProcess(ctx: BenchContext): Promise<Result[]> {
 	const raw = rawPipe();
 	const host = await echoHost("process", 1);
+	const pair = await echoHost("process", 2);
 	const args = { text: "hi" };
 	const call = () => host.invokeTool("echo", "c", args);
+	// Calls that alternate between two extensions, as a hook fanned out to several does.
+	let turn = 0;
+	const alternate = () => pair.invokeTool(turn++ % 2 === 0 ? "echo" : "echo_1", "c", args);
 	try {
 		return await compareAll(ctx, [
 			{
@@ -89,6 +94,13 @@ export async function benchProcess(ctx: BenchContext): Promise<Result[]> {
 				},
 			},
 			{
+				id: "process.alternating.2",
+				title: "tool calls alternating between two process extensions",
+				unit: "µs",
+				run: () => timeEach(alternate, ROUND_TRIPS, "µs"),
+				baseline: { title: "tool round trip, one process extension", run: () => timeEach(call, ROUND_TRIPS, "µs") },
+			},
+			{
 				id: "process.load.1",
 				title: "load 1 process extension (spawn → ready)",
 				unit: "ms",
@@ -105,6 +117,6 @@ export async function benchProcess(ctx: BenchContext): Promise<Result[]> {
 		]);
 	} finally {
 		raw.close();
-		await host.shutdown("bench");
+		await Promise.all([host.shutdown("bench"), pair.shutdown("bench")]);
 	}
 }

@@ -5,6 +5,7 @@
  * arriving whole and in order; and they prove the wait really takes answers where it runs.
  */
 import assert from "node:assert/strict";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { tempDir, REPO_ROOT } from "../helpers/pier-cli.js";
@@ -16,6 +17,8 @@ const { answersTaken, spinningPays } = await import("../../src/extensions/runtim
 const { loadManifest } = await import("../../src/extensions/manifest.js");
 const { quickjsSpec } = await import("../../src/extensions/runtimes/quickjs/launcher.js");
 const { scriptedPackage, scriptedSpec, testHost } = await import("../helpers/scripted.js");
+const { processSpec } = await import("../../src/extensions/runtimes/process/launcher.js");
+const { fixtureCopies } = await import("../../bench/fixture-copies.js");
 
 const textOf = (value: unknown) => (value as { content: { text: string }[] }).content[0]!.text;
 
@@ -103,5 +106,39 @@ describe("answers taken by the host's wait", () => {
 			answers.map(textOf),
 			answers.map((_, i) => `${i}`),
 		);
+	});
+
+	test("calls alternating between two process extensions are waited for only with a CPU left for the next", async (t) => {
+		using copies = fixtureCopies("process", 2);
+		const { host } = testHost();
+		t.after(() => host.shutdown("test end"));
+		const report = await host.load(
+			copies.dirs.map((dir) => processSpec(loadManifest(dir), { cwd: dir, projectTrusted: true })),
+		);
+		assert.deepEqual(report.failures, []);
+		const before = answersTaken();
+		for (let i = 0; i < 100; i++)
+			assert.equal(textOf(await host.invokeTool(i % 2 === 0 ? "echo" : "echo_1", `a${i}`, { text: `${i}` })), `${i}`);
+		const took = answersTaken() - before;
+		// The kit just answered lingers on a CPU of its own: on two CPUs the host's wait would hold the other one
+		// from the kit it asks. Only the first call (turning from no process extension) may be waited for.
+		if (!spinningPays) assert.equal(took, 0);
+		else if (availableParallelism() < 3) assert.ok(took <= 1, `the wait took ${took} of 100 alternating answers`);
+		else assert.ok(took >= 95, `the wait took ${took} of 100`);
+	});
+
+	test("calls alternating between two QuickJS guests are still waited for (their worker stops lingering)", async (t) => {
+		using copies = fixtureCopies("quickjs", 2);
+		const { host } = testHost();
+		t.after(() => host.shutdown("test end"));
+		const spec = (dir: string) =>
+			quickjsSpec(loadManifest(dir), { cwd: dir, projectTrusted: true, deadlineMs: 10_000 });
+		const report = await host.load(copies.dirs.map(spec));
+		assert.deepEqual(report.failures, []);
+		const before = answersTaken();
+		for (let i = 0; i < 100; i++)
+			assert.equal(textOf(await host.invokeTool(i % 2 === 0 ? "echo" : "echo_1", `b${i}`, { text: `${i}` })), `${i}`);
+		if (spinningPays) assert.ok(answersTaken() - before >= 95, `the wait took ${answersTaken() - before} of 100`);
+		else assert.equal(answersTaken(), before);
 	});
 });

@@ -129,6 +129,8 @@ class StderrTail {
 }
 
 export class ProcessChannel implements Channel, AnswerSource {
+	/** The kit (or plugin host) lingers after answering whatever the host does next. */
+	readonly lingersRegardless = true;
 	readonly exited: Promise<void>;
 	private readonly child: ChildProcess;
 	/** Where frames go to the child and come from it: its stdin/stdout, or fds 3/4. */

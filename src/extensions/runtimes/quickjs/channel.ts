@@ -11,6 +11,8 @@ import { type AnswerSource, expectAnswer } from "../answer-wait.js";
 export const QUICKJS_MEMORY_BYTES = 64 * 1024 * 1024;
 
 export class QuickJsChannel implements Channel, AnswerSource {
+	/** Its worker stops lingering once the host gives a frame to another worker (pool.ts). */
+	readonly lingersRegardless = false;
 	readonly exited: Promise<void>;
 	private readonly port: MessagePort;
 	private readonly lease: Lease;
