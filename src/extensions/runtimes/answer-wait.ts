@@ -49,6 +49,20 @@ const expecting = new Set<AnswerSource>();
 let scheduled = false;
 let taken = 0;
 
+/**
+ * Who the host last gave a frame to, shared with every QuickJS worker: the worker's number, or 0 for any other
+ * channel. A worker lingering after its turn (quickjs/worker.ts) stops the moment the host turns elsewhere: on
+ * two CPUs the host waiting for an answer and a worker lingering for nothing fill both, and the thread that has
+ * the frame would wait for a CPU until the linger ran out (a fan-out to guests on two workers cost about 1 ms per
+ * crossing, bench quickjs.fanout.10).
+ */
+export const lastTarget = new Int32Array(new SharedArrayBuffer(4));
+
+/** Every channel's send: written only when it changes (lingering workers read it in their loop). */
+export function turnTo(target: number): void {
+	if (Atomics.load(lastTarget, 0) !== target) Atomics.store(lastTarget, 0, target);
+}
+
 /** How many answers a wait has taken in this process (diagnostics, and the tests that prove the path runs). */
 export const answersTaken = (): number => taken;
 

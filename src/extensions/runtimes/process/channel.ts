@@ -16,7 +16,7 @@ import { adopt, ExtensionCgroup, wrapSpawn } from "./cgroup.js";
 import { DEFAULT_MAX_FRAME_BYTES, encodeFrameText, FrameDecoder, type FrameError } from "../../protocol/codec.js";
 import { PROTOCOL_VERSION } from "../../protocol/frames.js";
 import type { Channel, ChannelEvents } from "../../host/channel.js";
-import { type AnswerSource, expectAnswer, readNow } from "../answer-wait.js";
+import { type AnswerSource, expectAnswer, readNow, turnTo } from "../answer-wait.js";
 
 /** rpi keeps this much of a child's stderr for error messages. */
 export const STDERR_TAIL_BYTES = 16 * 1024;
@@ -254,6 +254,8 @@ export class ProcessChannel implements Channel, AnswerSource {
 			this.outbox = "";
 			setImmediate(this.flush);
 		}
+		// No QuickJS worker need linger for the host now.
+		turnTo(0);
 		// The wait writes what is held back before it looks (takeWaiting).
 		if (frame.type === "request" || frame.type === "response") expectAnswer(this);
 	}

@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { type MessagePort, Worker } from "node:worker_threads";
-import { spinningPays } from "../answer-wait.js";
+import { lastTarget, spinningPays, turnTo } from "../answer-wait.js";
 import type { QuickJsGuestData } from "./guest.js";
 import type { WorkerControl, QuickJsWorkerData } from "./worker.js";
 
@@ -46,17 +46,11 @@ export interface Tenant {
 export interface Lease {
 	/** The guest is let go: it stops at its next interrupt poll, its slot is reused once the worker confirms. */
 	release(): void;
-	/** The host has just given the guest a frame (see `lastTarget`). */
+	/** The host has just given the guest a frame (answer-wait.ts `turnTo`). */
 	sent(): void;
 }
 
-/**
- * The worker the host last gave a frame to, shared with every worker: a worker lingering after its turn
- * (worker.ts) stops the moment the host turns to another one. On two CPUs the host waiting for its answer and a
- * worker lingering for nothing already fill both: the worker that has the frame would wait for a CPU until the
- * linger ran out (a fan-out to guests on two workers cost about 1 ms per crossing, bench quickjs.fanout.10).
- */
-const lastTarget = new Int32Array(new SharedArrayBuffer(4));
+/** Worker numbers for answer-wait.ts `lastTarget` (0 is every channel that is not a QuickJS worker's). */
 let workersMade = 0;
 
 class PoolWorker {
@@ -68,7 +62,7 @@ class PoolWorker {
 	private readonly stop = new Int32Array(new SharedArrayBuffer(4 * GUESTS_PER_WORKER));
 	private watchdog: NodeJS.Timeout | undefined;
 	private watchdogMs = 0;
-	/** This worker's number in `lastTarget`. */
+	/** This worker's number in answer-wait.ts `lastTarget`. */
 	private readonly number = ++workersMade;
 	dead = false;
 
@@ -116,9 +110,7 @@ class PoolWorker {
 		const number = this.number;
 		return {
 			// Written only when it changes: lingering workers read it in their loop.
-			sent: () => {
-				if (Atomics.load(lastTarget, 0) !== number) Atomics.store(lastTarget, 0, number);
-			},
+			sent: () => turnTo(number),
 			release: () => {
 				if (this.tenants.get(slot) !== tenant) return;
 				this.tenants.delete(slot);
