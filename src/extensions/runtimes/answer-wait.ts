@@ -19,7 +19,7 @@ export interface AnswerSource {
 	takeWaiting(): "took" | "nothing" | "closed";
 	/**
 	 * Its extension goes on lingering after an answer even once the host has turned to another extension (a
-	 * process's kit or plugin host cannot know); a QuickJS worker stops as soon as the host does (pool.ts).
+	 * process's kit or plugin host cannot know); a QuickJS worker stops as soon as the host does (`lastTarget`).
 	 */
 	readonly lingersRegardless: boolean;
 }

@@ -11,7 +11,7 @@ import { type AnswerSource, expectAnswer } from "../answer-wait.js";
 export const QUICKJS_MEMORY_BYTES = 64 * 1024 * 1024;
 
 export class QuickJsChannel implements Channel, AnswerSource {
-	/** Its worker stops lingering once the host gives a frame to another worker (pool.ts). */
+	/** Its worker stops lingering once the host gives a frame elsewhere (answer-wait.ts `lastTarget`). */
 	readonly lingersRegardless = false;
 	readonly exited: Promise<void>;
 	private readonly port: MessagePort;

@@ -27,7 +27,7 @@ export interface QuickJsWorkerData {
 	stop: Int32Array;
 	/** Whether to linger after a turn (answer-wait.ts `spinningPays`, decided once in the host's thread). */
 	linger: boolean;
-	/** Shared by every worker: [0] the number of the worker the host last gave a frame to (pool.ts). */
+	/** Shared by every worker: [0] the number of the worker the host last gave a frame to, 0 for any other channel (answer-wait.ts `lastTarget`). */
 	lastTarget: Int32Array;
 	/** This worker's number in `lastTarget`. */
 	number: number;
