@@ -17,7 +17,7 @@
  * `PIER_SOAK_HEAP=1` writes a heap snapshot after the first minute and at the end, each with every session held
  * between turns, and reports which owners the growth between them belongs to (heap-growth.ts).
  */
-import { spawn } from "node:child_process";
+import { type Serializable, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -59,21 +59,24 @@ function startDaemon(
 		stdio: ["ignore", "pipe", "inherit", "ipc"],
 	});
 	const exited = new Promise<void>((done) => child.once("exit", () => done()));
+	// A minute's measurement and a heap snapshot may be asked for at once: each waits for its own kind of reply.
+	const ask = <T>(message: Serializable, replyKey: string) =>
+		new Promise<T>((done) => {
+			const onReply = (reply: unknown) => {
+				if (typeof reply !== "object" || reply === null || !(replyKey in reply)) return;
+				child.off("message", onReply);
+				done(reply as T);
+			};
+			child.on("message", onReply);
+			child.send(message);
+		});
 	return new Promise((resolve, reject) => {
 		child.once("exit", (code) => reject(new Error(`the soak daemon exited (${code}) before listening`)));
 		createInterface({ input: child.stdout! }).once("line", (line) =>
 			resolve({
 				daemon: JSON.parse(line) as Daemon,
-				measure: () =>
-					new Promise<MemoryBreakdown>((done) => {
-						child.once("message", (m: Parameters<typeof breakdownOf>[0]) => done(breakdownOf(m)));
-						child.send("measure");
-					}),
-				heap: (path) =>
-					new Promise<void>((done) => {
-						child.once("message", () => done());
-						child.send({ heap: path });
-					}),
+				measure: () => ask<Parameters<typeof breakdownOf>[0]>("measure", "collected").then(breakdownOf),
+				heap: (path) => ask({ heap: path }, "heapWritten").then(() => undefined),
 				stop: async () => {
 					child.kill("SIGTERM");
 					await exited;
