@@ -87,15 +87,16 @@ export async function startProtocolExtensions(
 	// The project's own extensions are not loaded yet: the user's may decide its trust now, then the user.
 	try {
 		// Only a loaded extension can hook trust: without one its module is never read.
-		const approvedBy =
-			extensionHost.instances.length === 0
-				? undefined
-				: await (await import("../extensions/bridge/trust-hooks.js")).consultTrustHooks(extensionHost, trust, {
-						cwd,
-						hasUI: options.mode === "tui" || options.mode === "rpc",
-						projectExtensions: round.discovery.skippedProject.length,
-						report: (message) => startupDiagnostics.push({ type: "warning", message }),
-					});
+		let approvedBy: string | undefined;
+		if (extensionHost.instances.length > 0) {
+			const { consultTrustHooks } = await import("../extensions/bridge/trust-hooks.js");
+			approvedBy = await consultTrustHooks(extensionHost, trust, {
+				cwd,
+				hasUI: options.mode === "tui" || options.mode === "rpc",
+				projectExtensions: round.discovery.skippedProject.length,
+				report: (message) => startupDiagnostics.push({ type: "warning", message }),
+			});
+		}
 		const before = trust.trusted;
 		if (approvedBy) trust = approvedByExtension(trust, approvedBy);
 		else if (trust.undecided && options.askProjectTrust) {
