@@ -47,6 +47,24 @@ const LINGER_MS = 0.2;
 const LINGER = availableParallelism() > 1;
 const scratch = Buffer.allocUnsafe(64 * 1024);
 
+/**
+ * What stdin holds now, into `scratch`: its length, 0 while it is empty, -1 at its end or on an error (both the
+ * stream's to report). An empty pipe is an exception from readSync; its stack is not captured, which was half the
+ * cost of each look (about 2 of 4 µs).
+ */
+function readWaiting(fd) {
+	const limit = Error.stackTraceLimit;
+	Error.stackTraceLimit = 0;
+	try {
+		const read = readSync(fd, scratch, 0, scratch.length, null);
+		return read > 0 ? read : -1;
+	} catch (error) {
+		return error.code === "EAGAIN" ? 0 : -1;
+	} finally {
+		Error.stackTraceLimit = limit;
+	}
+}
+
 // ── framing ──────────────────────────────────────────────────────────────────
 
 /** One frame as one line: compact JSON + LF, refused (not truncated) when over the limit. */
@@ -204,13 +222,8 @@ class NodeTransport {
 		if (fd !== 0 || stdin.isTTY || stdin.readableLength > 0 || !stdin.readableFlowing) return;
 		const until = performance.now() + LINGER_MS;
 		do {
-			let read;
-			try {
-				read = readSync(fd, scratch, 0, scratch.length, null);
-			} catch (error) {
-				if (error.code === "EAGAIN") continue;
-				return;
-			}
+			const read = readWaiting(fd);
+			if (read === 0) continue;
 			// End of file is the stream's to see ("end" exits).
 			if (read > 0) this.onData(Buffer.from(scratch.subarray(0, read)));
 			return;

@@ -5,15 +5,18 @@
  * arriving whole and in order; and they prove the wait really takes answers where it runs.
  */
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, test } from "node:test";
 import { tempDir, REPO_ROOT } from "../helpers/pier-cli.js";
 
 // Long enough that an answer is taken however slow this machine is today (the default is 0.15 ms); read when
 // the module loads, hence the imports after it.
 process.env.PIER_ANSWER_WAIT = "50";
-const { answersTaken, spinningPays } = await import("../../src/extensions/runtimes/answer-wait.js");
+const { answersTaken, readNow, spinningPays } = await import("../../src/extensions/runtimes/answer-wait.js");
 const { loadManifest } = await import("../../src/extensions/manifest.js");
 const { quickjsSpec } = await import("../../src/extensions/runtimes/quickjs/launcher.js");
 const { scriptedPackage, scriptedSpec, testHost } = await import("../helpers/scripted.js");
@@ -140,5 +143,59 @@ describe("answers taken by the host's wait", () => {
 			assert.equal(textOf(await host.invokeTool(i % 2 === 0 ? "echo" : "echo_1", `b${i}`, { text: `${i}` })), `${i}`);
 		if (spinningPays) assert.ok(answersTaken() - before >= 95, `the wait took ${answersTaken() - before} of 100`);
 		else assert.equal(answersTaken(), before);
+	});
+
+	// Both looks at a pipe lower Error.stackTraceLimit around a read that usually fails with EAGAIN; left lowered,
+	// every error after it in the host or the extension would lose its stack.
+	test("looking at a pipe leaves error stacks as they were, in the host and in the kit", async (t) => {
+		const child = spawn(process.execPath, ["-e", "setTimeout(() => process.stdout.write('x'), 100)"]);
+		t.after(() => child.kill());
+		// libuv's end of the pipe is non-blocking (the stream may take the 'x' before readNow does).
+		const fd = (child.stdout as unknown as { _handle: { fd: number } })._handle.fd;
+		const limit = Error.stackTraceLimit;
+		Error.stackTraceLimit = 17;
+		try {
+			const seen = new Set<string>();
+			for (;;) {
+				const chunk = readNow(fd);
+				assert.equal(Error.stackTraceLimit, 17);
+				seen.add(typeof chunk === "string" ? chunk : "data");
+				if (chunk === "end") break;
+				if (chunk === "empty") await new Promise((resolve) => setTimeout(resolve, 5));
+			}
+			assert.ok(seen.has("empty"), "an empty pipe was looked at");
+			// Not a pipe at all: the read's own error, still without touching the limit.
+			assert.equal(readNow(2 ** 30), "end");
+			assert.equal(Error.stackTraceLimit, 17);
+		} finally {
+			Error.stackTraceLimit = limit;
+		}
+
+		using dir = tempDir();
+		const kit = pathToFileURL(join(REPO_ROOT, "kit", "node", "index.mjs")).href;
+		writeFileSync(
+			join(dir.path, "main.mjs"),
+			`#!/usr/bin/env node
+import { runExtension } from ${JSON.stringify(kit)};
+runExtension({ id: "stacks", capabilities: ["tools"] }, (pi) => {
+	pi.registerTool({ name: "stack_depth", label: "Stack depth", description: "frames in a new error's stack",
+		parameters: { type: "object" },
+		execute: async () => ({ content: [{ type: "text", text: String(new Error("x").stack.split("\\n").length - 1) }] }) });
+});
+`,
+			{ mode: 0o755 },
+		);
+		writeFileSync(
+			join(dir.path, "pi-extension.json"),
+			JSON.stringify({ schemaVersion: 1, id: "stacks", executable: "./main.mjs", capabilities: ["tools"] }),
+		);
+		const { host } = testHost();
+		t.after(() => host.shutdown("test end"));
+		const report = await host.load([processSpec(loadManifest(dir.path), { cwd: dir.path, projectTrusted: true })]);
+		assert.deepEqual(report.failures, []);
+		// Calls in a row, so the kit lingers (and looks at an empty stdin) between them.
+		const depths = new Set<string>();
+		for (let i = 0; i < 100; i++) depths.add(textOf(await host.invokeTool("stack_depth", `d${i}`, {})));
+		for (const depth of depths) assert.ok(Number(depth) >= 1, `an error in the kit had ${depth} stack frames`);
 	});
 });

@@ -77,10 +77,16 @@ const scratch = Buffer.allocUnsafe(64 * 1024);
  */
 export function readNow(fd: number): Buffer | "empty" | "end" {
 	let read: number;
+	// An empty pipe is an exception from readSync, and capturing its stack was half of each look's cost (2 of
+	// 4 µs here); nothing reads the stack of an EAGAIN.
+	const limit = Error.stackTraceLimit;
+	Error.stackTraceLimit = 0;
 	try {
 		read = readSync(fd, scratch, 0, scratch.length, null);
 	} catch (error) {
 		return (error as NodeJS.ErrnoException).code === "EAGAIN" ? "empty" : "end";
+	} finally {
+		Error.stackTraceLimit = limit;
 	}
 	return read === 0 ? "end" : Buffer.from(scratch.subarray(0, read));
 }
