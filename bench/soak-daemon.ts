@@ -5,8 +5,8 @@
  * the soak can measure delivery per client without the daemon keeping anything for it.
  *
  * argv: <root dir> <publish-times file>. Prints one JSON line `{port, token, pid}` when listening; answers
- * the IPC message "measure" with its memory after a full collection and what its replay windows hold, and
- * `{heap: path}` by writing a heap snapshot there.
+ * the IPC message "measure" with its memory after a full collection and what its replay windows hold,
+ * `{heap: path}` by writing a heap snapshot there, and "closeIdle" by closing every idle session.
  */
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
@@ -52,6 +52,12 @@ process.on("message", (message) => {
 	// The heap probe (bench/heap-growth.ts): a snapshot, written while the soak holds every session between turns.
 	if (typeof message === "object" && message !== null && "heap" in message) {
 		process.send?.({ heapWritten: writeHeapSnapshot(String(message.heap)) });
+		return;
+	}
+	// The end of the soak: with its clients gone, the sessions are idle, and the daemon closes them as its idle
+	// sweep would after 15 minutes.
+	if (message === "closeIdle") {
+		void chamber.chamber.closeIdle(0).then((closed) => process.send?.({ closed }));
 		return;
 	}
 	if (message !== "measure") return;

@@ -4,9 +4,11 @@
  * A daemon process (soak-daemon.ts) runs SESSIONS chamber sessions, each doing tool-calling turns against
  * the offline demo model back to back (`bash {"command":"echo …"}`: the model calls pi's bash tool, then
  * quotes its output) for SECONDS, while CLIENTS SSE clients stream the sessions' events. Then:
- * - memory: what the daemon keeps (heap and external memory after a full collection) at the end is within
- *   10% of what it kept after the first minute; its resident set (which also counts garbage V8 has not
- *   collected yet) is reported beside it;
+ * - memory: what the daemon keeps (heap and external memory after a full collection). While the sessions run it
+ *   grows by at most what pi's own history costs for the entries written after the first minute (an open pi
+ *   session keeps every entry and agent message in memory, by design); once the clients have gone and the
+ *   daemon has closed the idle sessions, it is within 10% of what it kept after the first minute. Its resident
+ *   set (which also counts garbage V8 has not collected yet) is reported beside it;
  * - rows: every client received each of its session's transcript rows exactly once (checked against the
  *   session's rows read back over HTTP at the end);
  * - delivery: publish → parsed by a client, p99 under 50 ms (the daemon stamps each publish with the
@@ -33,6 +35,14 @@ const SECONDS = Number(process.env.PIER_SOAK_SECONDS ?? 300);
 const SESSIONS = Number(process.env.PIER_SOAK_SESSIONS ?? 20);
 const CLIENTS = Number(process.env.PIER_SOAK_CLIENTS ?? 50);
 const MEMORY_TOLERANCE = 0.1;
+/**
+ * What an open pi session keeps per entry, at most: its SessionManager entry and the agent's message, measured
+ * in-process at about 1,000 bytes for this soak's turns (pi alone, no chamber). The daemon growing faster than
+ * this while its sessions run is memory of its own.
+ */
+const HISTORY_BYTES_PER_ENTRY = 1024;
+/** How long the daemon may take to see the clients gone and close every session. */
+const CLOSE_WAIT_MS = 10_000;
 const DELIVERY_P99_MS = 50;
 const TURN_TIMEOUT_MS = 60_000;
 const HEAP = process.env.PIER_SOAK_HEAP === "1";
@@ -50,6 +60,7 @@ function startDaemon(
 	daemon: Daemon;
 	measure: () => Promise<MemoryBreakdown>;
 	heap: (path: string) => Promise<void>;
+	closeIdle: () => Promise<string[]>;
 	stop: () => Promise<void>;
 }> {
 	const script = join(dirname(fileURLToPath(import.meta.url)), "soak-daemon.js");
@@ -77,6 +88,7 @@ function startDaemon(
 				daemon: JSON.parse(line) as Daemon,
 				measure: () => ask<Parameters<typeof breakdownOf>[0]>("measure", "collected").then(breakdownOf),
 				heap: (path) => ask({ heap: path }, "heapWritten").then(() => undefined),
+				closeIdle: () => ask<{ closed: string[] }>("closeIdle", "closed").then((reply) => reply.closed),
 				stop: async () => {
 					child.kill("SIGTERM");
 					await exited;
@@ -125,12 +137,13 @@ function residentMiB(pid: number): number {
 async function soak(): Promise<boolean> {
 	const root = mkdtempSync(join(tmpdir(), "pier-soak-"));
 	const timesFile = join(root, "publish-times");
-	const { daemon, measure, heap, stop } = await startDaemon(root, timesFile);
+	const { daemon, measure, heap, closeIdle, stop } = await startDaemon(root, timesFile);
 	// The heap probe keeps its snapshots outside the soak's directory, which goes at the end.
 	const probe = HEAP ? new HeapProbe(mkdtempSync(join(tmpdir(), "pier-soak-heap-")), SESSIONS, heap) : undefined;
 	const clients: Client[] = [];
 	try {
 		say(`pier soak · ${SESSIONS} sessions · ${CLIENTS} SSE clients · ${SECONDS} s · daemon pid ${daemon.pid}`);
+		const before = await measure();
 		const sessions: string[] = [];
 		for (let i = 0; i < SESSIONS; i++)
 			sessions.push((await call<{ session: { id: string } }>(daemon, "POST", "/sessions", {})).session.id);
@@ -152,7 +165,15 @@ async function soak(): Promise<boolean> {
 		const warmMark = Math.min(60, SECONDS / 5);
 		// What the daemon keeps, measured twice (each a full collection, a pause): after the first minute, and as
 		// the last turns end.
-		const atWarm = new Promise<MemoryBreakdown>((done) => setTimeout(() => void measure().then(done), warmMark * 1000));
+		// Every session's rows as its first client has them: the entries written so far (one row each).
+		const rowsSeen = () => sessions.reduce((n, _, s) => n + clients[s]!.rows.size, 0);
+		let rowsAtWarm = 0;
+		const atWarm = new Promise<MemoryBreakdown>((done) =>
+			setTimeout(() => {
+				rowsAtWarm = rowsSeen();
+				void measure().then(done);
+			}, warmMark * 1000),
+		);
 		setTimeout(() => probe?.hold("first-minute"), warmMark * 1000);
 		// And every further minute, so growth that levels off (caches filling) can be told from growth that does not.
 		const kept: { t: number; kept: number; replay: number }[] = [];
@@ -231,6 +252,20 @@ async function soak(): Promise<boolean> {
 			}
 		}
 
+		// The end of the working day: the clients go, and the daemon closes the sessions nobody uses.
+		for (const client of clients) client.close();
+		const closedSessions = new Set<string>();
+		for (const waitUntil = Date.now() + CLOSE_WAIT_MS; closedSessions.size < SESSIONS && Date.now() < waitUntil; ) {
+			for (const id of await closeIdle()) closedSessions.add(id);
+			if (closedSessions.size < SESSIONS) await new Promise((done) => setTimeout(done, 200));
+		}
+		const closedBreakdown = await measure();
+		const keptClosed = closedBreakdown.kept;
+		const closedGrowth = (keptClosed - keptWarm) / keptWarm;
+		const rowsEnd = [...rowsOf.values()].reduce((n, r) => n + r.length, 0);
+		const entriesAfterWarm = rowsEnd - rowsAtWarm;
+		const bytesPerEntry = ((keptEnd - keptWarm) * 2 ** 20) / Math.max(1, entriesAfterWarm);
+
 		const warm = median(memory.filter((m) => Math.abs(m.t - warmMark) <= 5).map((m) => m.mib));
 		const end = median(memory.filter((m) => m.t >= SECONDS - 10).map((m) => m.mib));
 		const growth = (keptEnd - keptWarm) / keptWarm;
@@ -247,6 +282,12 @@ async function soak(): Promise<boolean> {
 				keptAfterFirstMinuteMiB: round(keptWarm),
 				keptEndMiB: round(keptEnd),
 				growth: round(growth, 3),
+				keptBeforeSessionsMiB: round(before.kept),
+				entriesAfterFirstMinute: entriesAfterWarm,
+				growthBytesPerEntry: Math.round(bytesPerEntry),
+				sessionsClosed: closedSessions.size,
+				keptSessionsClosedMiB: round(keptClosed),
+				sessionsClosedGrowth: round(closedGrowth, 3),
 				residentAfterFirstMinuteMiB: round(warm),
 				residentEndMiB: round(end),
 				residentGrowth: round(rssGrowth, 3),
@@ -266,7 +307,7 @@ async function soak(): Promise<boolean> {
 					end: { ...endBreakdown, kept: round(keptEnd) },
 				},
 			},
-			rows: { checked: [...rowsOf.values()].reduce((n, r) => n + r.length, 0), lost, duplicated, unknown },
+			rows: { checked: rowsEnd, lost, duplicated, unknown },
 			delivery: {
 				frames: latencies.length,
 				unmatched,
@@ -279,7 +320,14 @@ async function soak(): Promise<boolean> {
 			},
 		};
 		const checks = [
-			[`memory within ${MEMORY_TOLERANCE * 100}% of the first minute's`, Math.abs(growth) <= MEMORY_TOLERANCE],
+			[
+				`memory grew by at most pi's own history while the sessions ran (≤ ${HISTORY_BYTES_PER_ENTRY} bytes per entry)`,
+				entriesAfterWarm > 0 && bytesPerEntry <= HISTORY_BYTES_PER_ENTRY,
+			],
+			[
+				`memory within ${MEMORY_TOLERANCE * 100}% of the first minute's once every session is closed`,
+				closedSessions.size === SESSIONS && closedGrowth <= MEMORY_TOLERANCE,
+			],
 			["no row lost, duplicated or unknown", lost === 0 && duplicated === 0 && unknown === 0],
 			[`delivery p99 < ${DELIVERY_P99_MS} ms`, report.delivery.p99Ms < DELIVERY_P99_MS],
 			["every turn ended", stalls === 0 && turns > 0],
@@ -287,6 +335,12 @@ async function soak(): Promise<boolean> {
 		say(`turns ${turns} (stalls ${stalls}) · reconnects ${report.reconnects}`);
 		say(
 			`memory kept (heap + external after a full collection): ${round(keptWarm)} MiB at ${warmMark} s → ${round(keptEnd)} MiB at the end (${(growth * 100).toFixed(1)}%)`,
+		);
+		say(
+			`while running: ${entriesAfterWarm} entries written after the first minute, ${Math.round(bytesPerEntry)} bytes kept per entry`,
+		);
+		say(
+			`sessions closed: ${closedSessions.size} of ${SESSIONS} · memory kept ${round(keptClosed)} MiB (${(closedGrowth * 100).toFixed(1)}% against the first minute; ${round(before.kept)} MiB before the first session)`,
 		);
 		say(
 			`resident set: ${round(warm)} MiB at ${warmMark} s → ${round(end)} MiB at the end (${(rssGrowth * 100).toFixed(1)}%), peak ${report.memory.residentPeakMiB} MiB`,
