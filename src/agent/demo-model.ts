@@ -158,7 +158,11 @@ function createDemoStream(): StreamSimple {
 	faux.setResponses(Array.from({ length: QUEUE_DEPTH }, () => step));
 	const provider = getApiProvider(DEMO_API);
 	if (!provider) throw new Error("pier/demo: the faux provider did not register");
-	return (model, context, options) => provider.streamSimple(model, context, options as ProviderStreamOptions);
+	// The faux provider estimates prompt caching by keeping each session's whole last prompt, by session id, for
+	// the life of the process: a daemon would hold one per session it ever ran (about 5 KB for a session of one
+	// turn, the full transcript's text for a long one), closed or not. The demo reports no cache reads instead.
+	return (model, context, options) =>
+		provider.streamSimple(model, context, { ...options, cacheRetention: "none" } as ProviderStreamOptions);
 }
 
 /**

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Type } from "@earendil-works/pi-ai";
 import type { Context, Message } from "@earendil-works/pi-ai";
-import { decideDemoReply } from "../../src/agent/demo-model.js";
+import type { ModelRegistry } from "@earendil-works/pi-coding-agent";
+import { decideDemoReply, installDemoModel, unpaceDemoModel } from "../../src/agent/demo-model.js";
 
 const tool = (name: string) => ({ name, description: name, parameters: Type.Object({}) });
 const user = (text: string): Message => ({ role: "user", content: [{ type: "text", text }], timestamp: 0 });
@@ -59,4 +60,28 @@ test("the plain answer names the model and how to configure a real one", () => {
 	assert.match(text, /models\.json/);
 	assert.equal(decideDemoReply(ctx([user("hello")], [])).kind, "text");
 	assert.deepEqual(decideDemoReply(ctx([user("hello")], [])), reply, "deterministic");
+});
+
+// pi-ai's faux provider, under the demo, keeps each session's last prompt by session id for the life of the
+// process, to estimate cache reads: a daemon would hold one per session it ever ran. The demo turns that off.
+test("the demo model keeps nothing per session: a later turn of a session reads no cache", async () => {
+	unpaceDemoModel();
+	type Config = Parameters<ModelRegistry["registerProvider"]>[1];
+	let provider: Config | undefined;
+	const registry = {
+		registerProvider: (_name: string, config: Config) => {
+			provider = config;
+		},
+	};
+	installDemoModel(registry as unknown as ModelRegistry);
+	const stream = provider!.streamSimple!;
+	const model = { ...provider!.models![0]!, api: provider!.api!, provider: "pier", baseUrl: provider!.baseUrl! };
+	const turn = (messages: Message[]) =>
+		stream(model as never, { systemPrompt: "You are a test.", messages }, { sessionId: "s1" }).result();
+	const first = await turn([user("hello")]);
+	const second = await turn([user("hello"), first, user("hello again")]);
+	assert.equal(second.stopReason, "stop");
+	assert.ok(second.usage.input > first.usage.input, "the second prompt is longer and counted whole");
+	assert.equal(second.usage.cacheRead, 0);
+	assert.equal(second.usage.cacheWrite, 0);
 });
