@@ -305,6 +305,7 @@ async function soak(): Promise<boolean> {
 				afterCollection: {
 					firstMinute: { ...warmBreakdown, kept: round(keptWarm) },
 					end: { ...endBreakdown, kept: round(keptEnd) },
+					sessionsClosed: { ...closedBreakdown, kept: round(keptClosed) },
 				},
 			},
 			rows: { checked: rowsEnd, lost, duplicated, unknown },
@@ -355,6 +356,7 @@ async function soak(): Promise<boolean> {
 			`rss ${b.rss} = heap ${b.heapReserved} (${b.heapUsed} live) + external ${b.external} + outside ${b.outsideHeap}`;
 		say(`after a full collection, first minute: ${parts(warmBreakdown)} MiB`);
 		say(`after a full collection, at the end:   ${parts(endBreakdown)} MiB`);
+		say(`after a full collection, all closed:   ${parts(closedBreakdown)} MiB`);
 		say(
 			`rows: ${report.rows.checked} checked × their clients · lost ${lost} · duplicated ${duplicated} · unknown ${unknown}`,
 		);
