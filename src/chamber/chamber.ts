@@ -238,7 +238,7 @@ export class Chamber {
 
 	async rename(id: string, name: string): Promise<SessionSummary> {
 		const session = await this.get(id);
-		const summary = session.rename(name);
+		const summary = session.actions.rename(name);
 		this.events.publish("sessions.changed", { reason: "renamed", id, session: summary });
 		return summary;
 	}

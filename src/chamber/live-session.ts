@@ -2,47 +2,25 @@
  * One open chamber session: a pier runtime whose extensions see the chamber's `ctx.ui`, an event channel,
  * and the projection of everything the session does (agent events, persisted entries) onto that channel.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { AgentSessionEvent, SessionEntry, SessionManager } from "@earendil-works/pi-coding-agent";
+import { existsSync } from "node:fs";
 import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
+import type { AgentSessionEvent, SessionEntry, SessionManager } from "@earendil-works/pi-coding-agent";
 import { commandContextActions } from "../agent/command-actions.js";
 import { createPierRuntime, modelRefOf, type PierRuntime, type SessionTarget } from "../agent/session-factory.js";
+import { AgentEventProjection } from "./agent-events.js";
+import { sessionCommands } from "./chamber-commands.js";
 import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
-import { attachFiles, findProjectFiles } from "./project-files.js";
-import { treeOf } from "./session-tree.js";
-import { DIALOG_ENTRY, ERROR_ENTRY, entryFacts, rowOf, rowsOf, summaryOf, withTokensAfter } from "./transcript.js";
-import { assistantUsages, sameUsage, usageOf } from "./usage.js";
-import { runUserBash, userBashOf } from "./user-bash.js";
-import { OutsideWrites } from "./outside-writes.js";
 import { watchPersistence } from "./persistence-watch.js";
 import { PiExtensionMetrics } from "./pi-metrics.js";
 import { RenderedRows } from "./rendered-rows.js";
-import { AgentEventProjection } from "./agent-events.js";
+import { SessionActions } from "./session-actions.js";
+import { DIALOG_ENTRY, ERROR_ENTRY, entryFacts, rowOf, rowsOf, summaryOf, withTokensAfter } from "./transcript.js";
 import { AppMounts } from "./ui/app-mounts.js";
-import { appCommandProblem, withOwner } from "./ui/app-owner.js";
-import { COMMAND_NAME, LIMITS } from "./ui/descriptors.js";
+import { withOwner } from "./ui/app-owner.js";
+import { LIMITS } from "./ui/descriptors.js";
 import { type DialogEnd, SessionUi } from "./ui/session-ui.js";
-import { SessionError } from "./session-error.js";
-import {
-	CHAMBER_COMMAND_NAMES,
-	type ChamberCommandTarget,
-	isChamberCommand,
-	runChamberCommand,
-	sessionCommands,
-} from "./chamber-commands.js";
-import type {
-	CommandView,
-	EventName,
-	EventPayloads,
-	PromptBody,
-	QueueView,
-	SessionSummary,
-	SessionUsage,
-	SessionView,
-	TreeNodeView,
-} from "./wire.js";
+import { assistantUsages, sameUsage, usageOf } from "./usage.js";
+import type { CommandView, EventName, EventPayloads, SessionSummary, SessionUsage, SessionView } from "./wire.js";
 
 export interface OpenOptions {
 	cwd: string;
@@ -85,7 +63,8 @@ export class LiveSession {
 	});
 	/** What its in-process pi extensions do (protocol extensions are measured by their host). */
 	readonly piMetrics = new PiExtensionMetrics(() => this.session.extensionRunner);
-	private bashRuns = 0;
+	/** What clients can do to it (session-actions.ts). */
+	readonly actions: SessionActions;
 	private lastUsage: SessionUsage | undefined;
 	private unsubscribe: (() => void) | undefined;
 	private closed = false;
@@ -103,6 +82,22 @@ export class LiveSession {
 			(row) => this.publish("transcript.row", { row }),
 			(message, source) => this.reportError(message, source),
 		);
+		const live = this;
+		this.actions = new SessionActions({
+			get id() {
+				return live.id;
+			},
+			pier,
+			ui: this.ui,
+			piMetrics: this.piMetrics,
+			publish: this.publish,
+			reportError: (message, source) => this.reportError(message, source),
+			reloaded: () => this.replaced(true),
+			commands: () => this.commands(),
+			summary: () => this.summary(),
+			publishModel: () => this.publishModel(),
+			publishUsage: () => this.publishUsage(),
+		});
 	}
 
 	static async open(options: OpenOptions): Promise<LiveSession> {
@@ -346,209 +341,6 @@ export class LiveSession {
 		};
 	}
 
-	/** What the chamber's own commands act on (chamber-commands.ts). */
-	private get commandTarget(): ChamberCommandTarget {
-		return {
-			session: this.session,
-			runtime: this.pier.runtime,
-			piMetrics: this.piMetrics,
-			run: (work, what) => this.run(work, what),
-			rename: (name) => this.rename(name),
-			setModel: (ref) => this.setModel(ref),
-			setThinkingLevel: (level) => this.setThinkingLevel(level),
-			navigate: (entryId) => this.navigate(entryId),
-			fork: (entryId) => this.fork(entryId),
-		};
-	}
-
-	// ---- operations ------------------------------------------------------------------------------
-
-	/** Runs in the background: the answer streams as events; a failure becomes an error row. */
-	private run(work: Promise<void>, what: string): void {
-		work.catch((error: unknown) => this.reportError(`${what} failed: ${(error as Error).message ?? error}`, "chamber"));
-	}
-
-	/**
-	 * A message for the agent, an extension command, or one of the chamber's own commands (pi's terminal has them
-	 * as built-ins; here they take the same precedence over extension commands).
-	 */
-	async prompt(text: string, extra: Omit<PromptBody, "text"> = {}): Promise<void> {
-		await this.catchUpWithFile();
-		const builtin = /^\/([a-z]+)(?:\s+([\s\S]*))?$/.exec(text.trim());
-		const name = builtin?.[1];
-		if (name && isChamberCommand(name)) return runChamberCommand(this.commandTarget, name, builtin?.[2]?.trim() ?? "");
-		const bash = userBashOf(text);
-		if (bash) {
-			// pi's terminal refuses a second one while one runs (Esc cancels it first).
-			if (this.session.isBashRunning) throw new SessionError("busy", "a bash command is already running");
-			this.run(runUserBash(this.session, `bash_${++this.bashRuns}`, bash, this.publish), `!${bash.command}`);
-			return;
-		}
-		if (this.session.isStreaming && !text.startsWith("/")) {
-			throw new SessionError("busy", "the agent is running: steer it or queue a follow-up");
-		}
-		// pi's `@file` arguments: the files' text before the message, their images with it.
-		const files = extra.files?.length
-			? await attachFiles(this.session.sessionManager.getCwd(), extra.files)
-			: undefined;
-		const images = [...(files?.images ?? []), ...(extra.images ?? [])];
-		const message = files?.text ? `${files.text}${text}` : text;
-		const running = this.session.prompt(message, {
-			...(this.session.isStreaming ? { streamingBehavior: "followUp" as const } : {}),
-			...(images.length > 0 ? { images } : {}),
-		});
-		this.run(this.piMetrics.observePrompt(text, running), "prompt");
-	}
-
-	/** `@` completion: the project's files matching `query` (pi-tui's fuzzy filter). */
-	files(query: string): string[] {
-		return findProjectFiles(this.session.sessionManager.getCwd(), query);
-	}
-
-	tree(): TreeNodeView[] {
-		return treeOf(this.session.sessionManager);
-	}
-
-	/**
-	 * pi's `navigateTree`: the leaf moves to `entryId` (a user message: to its parent, its text back into the
-	 * composer), optionally leaving a summary of the abandoned branch. Clients refetch the rows (`session.branch`).
-	 */
-	async navigate(entryId: string, options: { summarize?: boolean; customInstructions?: string } = {}): Promise<void> {
-		if (this.session.isStreaming) throw new SessionError("busy", "wait for the agent before moving in the tree");
-		if (!this.session.sessionManager.getEntry(entryId))
-			throw new SessionError("not_found", `this session has no entry ${entryId}`);
-		const result = await this.session.navigateTree(entryId, options);
-		if (result.cancelled) throw new SessionError("cancelled", "an extension cancelled the move in the tree");
-		this.publish("session.branch", { leafId: this.session.sessionManager.getLeafId() });
-		if (result.editorText !== undefined) this.ui.replaceEditorText(result.editorText);
-		this.publishUsage();
-	}
-
-	/**
-	 * pi's fork: a new session file with the history before the user message `entryId`, whose text goes to the
-	 * composer. The chamber session follows it (`session.replaced`); the original stays in the list.
-	 */
-	async fork(entryId: string): Promise<{ id: string }> {
-		if (this.session.isStreaming) throw new SessionError("busy", "wait for the agent before forking");
-		const entry = this.session.sessionManager.getEntry(entryId);
-		if (entry?.type !== "message" || entry.message.role !== "user")
-			throw new SessionError("bad_request", `entryId: ${entryId} is not a user message of this session`);
-		const result = await this.pier.runtime.fork(entryId);
-		if (result.cancelled) throw new SessionError("cancelled", "an extension cancelled the fork");
-		if (result.selectedText) this.ui.replaceEditorText(result.selectedText);
-		return { id: this.id };
-	}
-
-	/** pi's HTML export of the session, as a string (written to a private temporary directory, then removed). */
-	async exportHtml(): Promise<{ name: string; html: string }> {
-		const dir = mkdtempSync(join(tmpdir(), "pier-export-"));
-		try {
-			const name = `pi-session-${this.id}.html`;
-			const path = await this.session.exportToHtml(join(dir, name));
-			return { name, html: readFileSync(path, "utf8") };
-		} finally {
-			rmSync(dir, { recursive: true, force: true });
-		}
-	}
-
-	/** Takes back every queued steer and follow-up (pi's clearQueue); the page puts them back in the composer. */
-	clearQueue(): QueueView {
-		// pi emits queue_update, which publishes the empty queue.
-		const taken = this.session.clearQueue();
-		return { steering: taken.steering, followUp: taken.followUp };
-	}
-
-	private readonly outside = new OutsideWrites();
-
-	/**
-	 * Another writer (pi's CLI, which knows no leases) appended to this session's file: reload it from the file
-	 * before anything is written, so the next entry continues the file's leaf, not a second branch.
-	 */
-	private async catchUpWithFile(): Promise<void> {
-		const file = this.session.sessionFile;
-		if (!file || this.session.isStreaming) return;
-		const known = new Set(this.session.sessionManager.getEntries().map((e) => e.id));
-		if (!this.outside.changed(file, known)) return;
-		this.outside.forget();
-		await this.pier.runtime.switchSession(file);
-		await this.replaced(true);
-		this.publish("extension.notify", {
-			message: "the session file changed outside the chamber (pi's CLI?): reloaded it before going on",
-			level: "warning",
-		});
-	}
-
-	steer(text: string): void {
-		this.run(this.session.isStreaming ? this.session.steer(text) : this.session.prompt(text), "steer");
-	}
-
-	followUp(text: string): void {
-		this.run(this.session.isStreaming ? this.session.followUp(text) : this.session.prompt(text), "follow-up");
-	}
-
-	async abort(): Promise<void> {
-		await this.session.abort();
-	}
-
-	/** `/command args` through the prompt path, for registered commands with a valid name only. */
-	async command(name: string, args: string | undefined): Promise<void> {
-		checkCommandName(name);
-		if (!this.commands().some((c) => c.name === name)) {
-			throw new SessionError("unknown_command", `this session has no command /${name}`);
-		}
-		await this.prompt(args ? `/${name} ${args}` : `/${name}`);
-	}
-
-	/**
-	 * A command an app surface asked for (after a real click, the page checks that). Only a command of the
-	 * extension that mounted the app runs; the chamber's own commands never do.
-	 */
-	async appCommand(appId: string, name: string, args: string | undefined): Promise<void> {
-		checkCommandName(name);
-		if (!this.ui.view().apps.some((a) => a.appId === appId)) {
-			throw new SessionError("not_found", `this session has no app surface "${appId}"`);
-		}
-		const runner = this.session.extensionRunner;
-		const registry = this.pier.extensionHost.registry;
-		const problem = appCommandProblem(this.ui.appOwner(appId), name, {
-			chamberCommands: CHAMBER_COMMAND_NAMES,
-			command: (invocation) => {
-				const found = runner.getCommand(invocation);
-				return found ? { name: found.name, sourcePath: found.sourceInfo.path } : undefined;
-			},
-			protocolOwner: (command) => registry.commands.get(command)?.instance.id,
-		});
-		if (problem) throw new SessionError("app_command_refused", problem);
-		await this.prompt(args ? `/${name} ${args}` : `/${name}`);
-	}
-
-	/** Every model this session can switch to (what `setModel` finds): its registry, extension providers included. */
-	availableModels() {
-		return this.session.modelRegistry.getAvailable();
-	}
-
-	async setModel(ref: string): Promise<void> {
-		const slash = ref.indexOf("/");
-		const model = slash > 0 ? this.session.modelRegistry.find(ref.slice(0, slash), ref.slice(slash + 1)) : undefined;
-		if (!model) throw new SessionError("bad_request", `unknown model "${ref}"`);
-		await this.session.setModel(model);
-		this.publishModel();
-	}
-
-	setThinkingLevel(level: string): void {
-		const levels = this.session.getAvailableThinkingLevels();
-		if (!levels.includes(level as ThinkingLevel)) {
-			throw new SessionError("bad_request", `thinking level must be one of ${levels.join(", ")}`);
-		}
-		this.session.setThinkingLevel(level as ThinkingLevel);
-		this.publishModel();
-	}
-
-	rename(name: string): SessionSummary {
-		this.session.setSessionName(name);
-		return this.summary();
-	}
-
 	/** The `-e` extensions the daemon gives every session. */
 	get cliExtensionPaths(): readonly string[] {
 		return this.options.extensionPaths ?? [];
@@ -573,11 +365,6 @@ export class LiveSession {
 		await this.session.abort().catch(() => {});
 		await this.pier.dispose();
 	}
-}
-
-function checkCommandName(name: string): void {
-	if (!COMMAND_NAME.test(name))
-		throw new SessionError("bad_command", `"${name}" is not a command name ([A-Za-z0-9][A-Za-z0-9:_-]{0,127})`);
 }
 
 /** Extension files are named by their base name: server paths stay on the server. */

@@ -116,7 +116,7 @@ export function piRoutes(chamber: Chamber): Hono {
 	app.post("/sessions/:id/prompt", jsonBody(Bodies.prompt), async (c) => {
 		const b = c.req.valid("json");
 		const { text, ...extra } = b;
-		await (await chamber.get(c.req.param("id"))).prompt(text, extra);
+		await (await chamber.get(c.req.param("id"))).actions.prompt(text, extra);
 		return c.json({ ok: true }, 202);
 	});
 
@@ -124,25 +124,27 @@ export function piRoutes(chamber: Chamber): Hono {
 	app.get("/sessions/:id/files", async (c) => {
 		const q = c.req.query("q") ?? "";
 		if (q.length > 256) return jsonError(c, 400, "bad_request", "q: at most 256 characters");
-		return c.json({ files: (await chamber.running(c.req.param("id"))).files(q) });
+		return c.json({ files: (await chamber.running(c.req.param("id"))).actions.files(q) });
 	});
 
-	app.get("/sessions/:id/tree", async (c) => c.json({ nodes: (await chamber.running(c.req.param("id"))).tree() }));
+	app.get("/sessions/:id/tree", async (c) =>
+		c.json({ nodes: (await chamber.running(c.req.param("id"))).actions.tree() }),
+	);
 
 	app.post("/sessions/:id/tree", jsonBody(Bodies.tree), async (c) => {
 		const b = c.req.valid("json");
 		const { entryId, ...options } = b;
-		await (await chamber.get(c.req.param("id"))).navigate(entryId, options);
+		await (await chamber.get(c.req.param("id"))).actions.navigate(entryId, options);
 		return c.json({ ok: true });
 	});
 
 	app.post("/sessions/:id/fork", jsonBody(Bodies.fork), async (c) => {
 		const b = c.req.valid("json");
-		return c.json(await (await chamber.get(c.req.param("id"))).fork(b.entryId), 201);
+		return c.json(await (await chamber.get(c.req.param("id"))).actions.fork(b.entryId), 201);
 	});
 
 	app.get("/sessions/:id/export", async (c) => {
-		const { name, html } = await (await chamber.running(c.req.param("id"))).exportHtml();
+		const { name, html } = await (await chamber.running(c.req.param("id"))).actions.exportHtml();
 		return c.body(html, 200, {
 			"content-type": "text/html; charset=utf-8",
 			"content-disposition": `attachment; filename="${name.replace(/[^\w.-]/g, "_")}"`,
@@ -152,11 +154,11 @@ export function piRoutes(chamber: Chamber): Hono {
 		});
 	});
 
-	app.delete("/sessions/:id/queue", async (c) => c.json((await chamber.get(c.req.param("id"))).clearQueue()));
+	app.delete("/sessions/:id/queue", async (c) => c.json((await chamber.get(c.req.param("id"))).actions.clearQueue()));
 
 	for (const [path, run] of [
-		["steer", (s, text) => s.steer(text)],
-		["follow-up", (s, text) => s.followUp(text)],
+		["steer", (s, text) => s.actions.steer(text)],
+		["follow-up", (s, text) => s.actions.followUp(text)],
 	] as const satisfies readonly (readonly [
 		string,
 		(s: Awaited<ReturnType<Chamber["get"]>>, t: string) => void | Promise<void>,
@@ -169,32 +171,32 @@ export function piRoutes(chamber: Chamber): Hono {
 	}
 
 	app.post("/sessions/:id/abort", async (c) => {
-		await (await chamber.get(c.req.param("id"))).abort();
+		await (await chamber.get(c.req.param("id"))).actions.abort();
 		return c.json({ ok: true });
 	});
 
 	app.post("/sessions/:id/command", jsonBody(Bodies.command), async (c) => {
 		const b = c.req.valid("json");
-		await (await chamber.get(c.req.param("id"))).command(b.command, b.args);
+		await (await chamber.get(c.req.param("id"))).actions.command(b.command, b.args);
 		return c.json({ ok: true }, 202);
 	});
 
 	// An app surface's click: the daemon, not the page, decides which commands that app may run.
 	app.post("/sessions/:id/apps/:appId/command", jsonBody(Bodies.command), async (c) => {
 		const b = c.req.valid("json");
-		await (await chamber.get(c.req.param("id"))).appCommand(c.req.param("appId"), b.command, b.args);
+		await (await chamber.get(c.req.param("id"))).actions.appCommand(c.req.param("appId"), b.command, b.args);
 		return c.json({ ok: true }, 202);
 	});
 
 	app.put("/sessions/:id/model", jsonBody(Bodies.model), async (c) => {
 		const b = c.req.valid("json");
-		await (await chamber.get(c.req.param("id"))).setModel(b.model);
+		await (await chamber.get(c.req.param("id"))).actions.setModel(b.model);
 		return c.json({ model: b.model });
 	});
 
 	app.put("/sessions/:id/thinking", jsonBody(Bodies.thinking), async (c) => {
 		const b = c.req.valid("json");
-		(await chamber.get(c.req.param("id"))).setThinkingLevel(b.level);
+		(await chamber.get(c.req.param("id"))).actions.setThinkingLevel(b.level);
 		return c.json({ thinkingLevel: b.level });
 	});
 
@@ -220,7 +222,7 @@ export function piRoutes(chamber: Chamber): Hono {
 		// GET never starts one. Otherwise read fresh each time: models.json and auth.json may change.
 		const id = c.req.query("session");
 		const live = id ? await chamber.running(id).catch(() => undefined) : undefined;
-		const models: ModelView[] = (live ? live.availableModels() : availableModels()).map((m) => ({
+		const models: ModelView[] = (live ? live.actions.availableModels() : availableModels()).map((m) => ({
 			ref: `${m.provider}/${m.id}`,
 			name: m.name ?? m.id,
 			provider: m.provider,
