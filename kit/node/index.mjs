@@ -54,14 +54,18 @@ const scratch = Buffer.allocUnsafe(64 * 1024);
  */
 function readWaiting(fd) {
 	const limit = Error.stackTraceLimit;
-	Error.stackTraceLimit = 0;
+	try {
+		Error.stackTraceLimit = 0;
+	} catch {
+		// Error is frozen (the extension hardened its realm): the look just costs more.
+	}
 	try {
 		const read = readSync(fd, scratch, 0, scratch.length, null);
 		return read > 0 ? read : -1;
 	} catch (error) {
 		return error.code === "EAGAIN" ? 0 : -1;
 	} finally {
-		Error.stackTraceLimit = limit;
+		if (Error.stackTraceLimit !== limit) Error.stackTraceLimit = limit;
 	}
 }
 

@@ -171,6 +171,27 @@ describe("answers taken by the host's wait", () => {
 			Error.stackTraceLimit = limit;
 		}
 
+		// In a realm where Error is frozen (an in-process extension hardened it), the look still works.
+		const frozen = spawn(
+			process.execPath,
+			[
+				"--input-type=module",
+				"-e",
+				`const { readNow } = await import(${JSON.stringify(pathToFileURL(join(REPO_ROOT, "dist", "src", "extensions", "runtimes", "answer-wait.js")).href)});
+				Object.freeze(Error);
+				process.stdin.pause();
+				process.stdout.write(JSON.stringify([readNow(process.stdin._handle.fd), Error.stackTraceLimit]));`,
+			],
+			{ stdio: ["pipe", "pipe", "inherit"] },
+		);
+		t.after(() => frozen.kill());
+		let out = "";
+		frozen.stdout.on("data", (chunk: Buffer) => {
+			out += chunk;
+		});
+		await new Promise((done) => frozen.once("close", done));
+		assert.equal(out, JSON.stringify(["empty", 10]));
+
 		using dir = tempDir();
 		const kit = pathToFileURL(join(REPO_ROOT, "kit", "node", "index.mjs")).href;
 		writeFileSync(
@@ -181,6 +202,9 @@ runExtension({ id: "stacks", capabilities: ["tools"] }, (pi) => {
 	pi.registerTool({ name: "stack_depth", label: "Stack depth", description: "frames in a new error's stack",
 		parameters: { type: "object" },
 		execute: async () => ({ content: [{ type: "text", text: String(new Error("x").stack.split("\\n").length - 1) }] }) });
+	pi.registerTool({ name: "freeze_error", label: "Freeze Error", description: "hardens the realm as SES would",
+		parameters: { type: "object" },
+		execute: async () => { Object.freeze(Error); return { content: [{ type: "text", text: "frozen" }] }; } });
 });
 `,
 			{ mode: 0o755 },
@@ -197,5 +221,8 @@ runExtension({ id: "stacks", capabilities: ["tools"] }, (pi) => {
 		const depths = new Set<string>();
 		for (let i = 0; i < 100; i++) depths.add(textOf(await host.invokeTool("stack_depth", `d${i}`, {})));
 		for (const depth of depths) assert.ok(Number(depth) >= 1, `an error in the kit had ${depth} stack frames`);
+		// A frozen Error cannot be lowered: the kit goes on looking the slower way, and answering.
+		assert.equal(textOf(await host.invokeTool("freeze_error", "f", {})), "frozen");
+		for (let i = 0; i < 50; i++) assert.ok(Number(textOf(await host.invokeTool("stack_depth", `z${i}`, {}))) >= 1);
 	});
 });

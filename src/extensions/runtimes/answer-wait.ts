@@ -80,13 +80,17 @@ export function readNow(fd: number): Buffer | "empty" | "end" {
 	// An empty pipe is an exception from readSync, and capturing its stack was half of each look's cost (2 of
 	// 4 µs here); nothing reads the stack of an EAGAIN.
 	const limit = Error.stackTraceLimit;
-	Error.stackTraceLimit = 0;
+	try {
+		Error.stackTraceLimit = 0;
+	} catch {
+		// Error is frozen (an in-process extension may harden the realm): the look just costs more.
+	}
 	try {
 		read = readSync(fd, scratch, 0, scratch.length, null);
 	} catch (error) {
 		return (error as NodeJS.ErrnoException).code === "EAGAIN" ? "empty" : "end";
 	} finally {
-		Error.stackTraceLimit = limit;
+		if (Error.stackTraceLimit !== limit) Error.stackTraceLimit = limit;
 	}
 	return read === 0 ? "end" : Buffer.from(scratch.subarray(0, read));
 }
