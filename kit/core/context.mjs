@@ -98,7 +98,7 @@ export class InvocationContext {
 			const state = this[STATE];
 			Object.defineProperty(this, UI, {
 				value: createUi(
-					(request, map, options = {}) => guest.ui(request, map, { ...options, invocation: state }),
+					(request, map, options = {}) => guest.requests.ui(request, map, { ...options, invocation: state }),
 					guest.runtime,
 				),
 			});
@@ -126,7 +126,7 @@ export class InvocationContext {
 	}
 
 	act(action) {
-		return this[GUEST].action(action, this[STATE]);
+		return this[GUEST].requests.action(action, this[STATE]);
 	}
 
 	abort() {
@@ -187,7 +187,7 @@ export class InvocationContext {
 		if (!this[ACTIONS]) {
 			const guest = this[GUEST];
 			const state = this[STATE];
-			Object.defineProperty(this, ACTIONS, { value: sessionActions((action) => guest.action(action, state)) });
+			Object.defineProperty(this, ACTIONS, { value: sessionActions((action) => guest.requests.action(action, state)) });
 		}
 		return this[ACTIONS][name](...args);
 	}

@@ -1,7 +1,7 @@
 /**
  * The guest side of protocol v1, written once (docs/protocol-v1.md): the handshake and phases, the factory API,
- * invocations (tools, commands, shortcuts, hooks, providers, overlays, message renderers), runtime requests with
- * cancellation, and every answer's shape. A runtime adds only its transport:
+ * invocations (tools, commands, shortcuts, hooks, providers, overlays, message renderers) and every answer's
+ * shape; the extension's own requests are requests.mjs's. A runtime adds only its transport:
  *
  *   const guest = createGuest({ manifest, runtime: "node", send, exit, fatal, log, scope, errorText });
  *   guest.setFactory(factory);   // then each host frame, parsed: guest.dispatch(frame)
@@ -17,17 +17,11 @@ import { InvocationContext, sessionActions, snapshotGetters } from "./context.mj
 import { combine, feedForward, foldInPlace, hookEvent, inPlaceBefore, stopsChain } from "./hook-table.mjs";
 import { completeProvider, overlayEvent, renderOverlay, streamProvider } from "./invocations.mjs";
 import { Registry } from "./registry.mjs";
+import { ExtensionRequestError, GuestRequests } from "./requests.mjs";
+
+export { ExtensionRequestError };
 
 export const PROTOCOL_VERSION = 1;
-
-/** A runtime request the host answered with a failure; `code` is the protocol error code. */
-export class ExtensionRequestError extends Error {
-	constructor(code, message) {
-		super(`${code}: ${message}`);
-		this.name = "ExtensionRequestError";
-		this.code = code;
-	}
-}
 
 /** A failure the guest itself answers an invocation with (unsupported kind…), with its protocol code. */
 class InvocationFailure extends Error {
@@ -43,15 +37,6 @@ export const messageOf = (error) => (error instanceof Error ? error.message : St
 const CANCELLED = () => failure("cancelled", "the invocation was cancelled");
 /** Hooks whose event carries the invocation's live signal (rpi). */
 const SIGNAL_EVENTS = ["session_before_compact", "session_before_tree"];
-
-/**
- * pi's fire-and-forget calls (notify, setStatus, sendMessage…) return void there; here they return promises an
- * author may never await. Marking them handled keeps a host refusal from becoming an unhandled rejection.
- */
-function quiet(promise) {
-	promise.catch(() => {});
-	return promise;
-}
 
 /** Calls only made synchronously inside a handler know their invocation (runtimes without async context). */
 function syncScope() {
@@ -81,7 +66,6 @@ class Guest {
 		this.runtime = transport.runtime;
 		this.scope = transport.scope ?? syncScope();
 		this.errorText = transport.errorText ?? messageOf;
-		this.requestPrefix = transport.requestPrefix ?? "guest-";
 		/** Whether handlers start on a later microtask (QuickJS: a synchronous spin's interrupt must be catchable). */
 		this.deferHandlers = transport.deferHandlers === true;
 		/** Whether the host may ask this runtime to render messages (process extensions: yes; QuickJS: as rpi, no). */
@@ -93,9 +77,8 @@ class Guest {
 		this.registry = new Registry(this);
 		/** Host request id → running invocation. */
 		this.invocations = new Map();
-		/** Our request id → awaiting caller. */
-		this.pending = new Map();
-		this.nextRequestId = 0;
+		/** The extension's requests to the host (requests.mjs). */
+		this.requests = new GuestRequests(this, transport.requestPrefix ?? "guest-");
 		/** The most recent context snapshot, for pi.getFlag & co. called outside any invocation. */
 		this.latestSnapshot = undefined;
 		this.api = this.createApi();
@@ -131,7 +114,7 @@ class Guest {
 			case "request":
 				return this.onHostRequest(frame);
 			case "response":
-				return this.onResponse(frame);
+				return this.requests.answered(frame);
 			case "cancel":
 				return this.onCancel(frame.id);
 			case "shutdown":
@@ -179,15 +162,6 @@ class Guest {
 		this.respond(id, success(null));
 	}
 
-	onResponse(frame) {
-		const waiting = this.pending.get(frame.id);
-		if (!waiting) return; // answered after we gave up on it
-		this.forget(frame.id);
-		const { result } = frame;
-		if (result.status === "success") waiting.resolve(result.value ?? null);
-		else waiting.reject(new ExtensionRequestError(result.error.code, result.error.message));
-	}
-
 	/** The host gave up on an invocation: abort its signal, cancel its own requests, answer `cancelled`. */
 	onCancel(id) {
 		const state = this.invocations.get(id);
@@ -195,7 +169,7 @@ class Guest {
 		const error = new ExtensionRequestError("cancelled", "the host cancelled this invocation");
 		state.cancelled = true;
 		if (state.controller) state.controller.abort(error);
-		for (const requestId of [...(state.requests ?? [])]) this.cancelRequest(requestId, error);
+		for (const requestId of [...(state.requests ?? [])]) this.requests.cancel(requestId, error);
 		this.finish(state, CANCELLED());
 	}
 
@@ -317,95 +291,6 @@ class Guest {
 		return merged ?? null;
 	}
 
-	// ── runtime requests (extension → host) ──────────────────────────────────
-
-	/**
-	 * Sends a UI or action request and resolves with the host's answer. Throws synchronously outside the live
-	 * phase: the host would fail the whole load for a request during it, so it is a programming error.
-	 */
-	request(request, options = {}) {
-		const invocation = "invocation" in options ? options.invocation : this.scope.current();
-		const signal = options.signal;
-		if (this.phase !== "live") {
-			throw new Error(
-				`runtime requests (UI, session actions) are unavailable during the ${this.phase} phase; ` +
-					"call them from tool, command or event handlers, not from the extension factory",
-			);
-		}
-		if (invocation?.cancelled || signal?.aborted) {
-			return quiet(Promise.reject(new ExtensionRequestError("cancelled", "the request was cancelled")));
-		}
-		const id = `${this.requestPrefix}${++this.nextRequestId}`; // ours to choose; the host only needs them unique
-		const promise = new Promise((resolve, reject) => {
-			this.pending.set(id, { resolve, reject, invocation });
-			if (invocation) {
-				if (!invocation.requests) invocation.requests = new Set();
-				invocation.requests.add(id);
-			}
-			try {
-				this.send({ type: "request", id, request });
-			} catch (error) {
-				this.forget(id);
-				reject(error);
-			}
-		});
-		if (signal) {
-			// An author's DialogOptions.signal dismisses the dialog: cancel the request at the host.
-			const onAbort = () => this.cancelRequest(id, new ExtensionRequestError("cancelled", "the request was cancelled"));
-			signal.addEventListener("abort", onAbort, { once: true });
-			quiet(promise.finally(() => signal.removeEventListener("abort", onAbort)));
-		}
-		return quiet(promise);
-	}
-
-	/** Our side gave up: tell the host (it still answers, and that answer is ignored) and reject now. */
-	cancelRequest(id, error) {
-		const waiting = this.pending.get(id);
-		if (!waiting) return;
-		this.forget(id);
-		try {
-			this.send({ type: "cancel", id });
-		} catch {
-			// nothing to tell if the channel is gone
-		}
-		waiting.reject(error);
-	}
-
-	forget(id) {
-		this.pending.get(id)?.invocation?.requests?.delete(id);
-		this.pending.delete(id);
-	}
-
-	/**
-	 * rpi's gate in the guest, with its text: a capability the manifest does not declare fails the call at once,
-	 * without a request. As a rejection rather than a throw, so a fire-and-forget call stays fire-and-forget.
-	 */
-	undeclared(capability, what) {
-		if (this.manifest.capabilities.includes(capability)) return undefined;
-		return quiet(
-			Promise.reject(
-				new Error(`${what} requires the ${capability} capability (add it to the manifest's capabilities)`),
-			),
-		);
-	}
-
-	/** A UI request whose answer `map` turns into what pi's ExtensionUIContext returns. */
-	ui(request, map, options = {}) {
-		const refused = this.undeclared("ui", "UI action");
-		if (refused) return refused;
-		const ui = { request, ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}) };
-		const forward = {};
-		if ("invocation" in options) forward.invocation = options.invocation;
-		if (options.signal) forward.signal = options.signal;
-		return quiet(this.request({ kind: "ui", ui }, forward).then(map));
-	}
-
-	action(action, invocation) {
-		const refused = this.undeclared("session_actions", "session action");
-		if (refused) return refused;
-		return this.request({ kind: "action", action }, invocation === undefined ? {} : { invocation });
-	}
-
 	// ── what the factory gets ────────────────────────────────────────────────
 
 	createApi() {
@@ -426,10 +311,10 @@ class Guest {
 			// For runtimes built on a guest (the native plugin host): a protocol v1 runtime request as is, and the
 			// context snapshot pi.* calls read.
 			runtimeRequest: (request, options = {}) =>
-				this.request(request, options.signal ? { signal: options.signal } : {}),
+				this.requests.send(request, options.signal ? { signal: options.signal } : {}),
 			contextSnapshot: snapshot,
 			// pi.* calls find their invocation through the scope, so a cancel reaches them too.
-			...sessionActions((action) => this.action(action)),
+			...sessionActions((action) => this.requests.action(action)),
 		};
 	}
 
