@@ -2,13 +2,15 @@
  * The README's first command, as written: after `npm install` (which builds once, through `prepare`) it must
  * start the checkout's own build. `npx pier` would not: the package is not in its own node_modules, so npx
  * copies it into its cache and builds it again. Runs the command's part after `npm install &&` through a real
- * shell and npm, and checks the chamber answers HTTP.
+ * shell and npm, and checks the chamber answers HTTP, with the offline demo model and pier's example extensions
+ * (one of each kind) when nothing is configured.
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { ApiClient } from "./helpers/chamber.js";
 import { cleanEnv, REPO_ROOT, tempDir } from "./helpers/pier-cli.js";
 
 function firstCommand(): string {
@@ -32,7 +34,7 @@ test("the README's first command runs the checkout's build, without npx and with
 	assert.equal(pkg.scripts.prestart, undefined, "no prestart script");
 
 	using dir = tempDir("pier-readme-");
-	const child = spawn("sh", ["-c", `${start} --port 0 --state-dir "$STATE"`], {
+	const child = spawn("sh", ["-c", `${start} --port 0 --state-dir "$STATE" --ui-password pw`], {
 		cwd: REPO_ROOT,
 		env: cleanEnv(join(dir.path, "agent"), { STATE: join(dir.path, "state") }),
 		stdio: ["ignore", "pipe", "pipe"],
@@ -63,4 +65,20 @@ test("the README's first command runs the checkout's build, without npx and with
 	assert.match(out, /pier chamber: starting on 127\.0\.0\.1:a free port\n/);
 	const response = await fetch(url);
 	assert.equal(response.status, 200, `the chamber answers at ${url}`);
+
+	// With nothing configured: the offline demo model, and a session runs pier's example extensions.
+	const api = new ApiClient(url);
+	assert.equal((await api.login("pw")).status, 200);
+	const { body: created } = await api.call<{ session: { id: string } }>("POST", "/api/pi/sessions", {});
+	const { body: view } = await api.call<{ model?: string }>("GET", `/api/pi/sessions/${created.session.id}`);
+	assert.equal(view.model, "pier/demo");
+	const { body: listed } = await api.call<{ extensions: { name: string; kind: string }[] }>(
+		"GET",
+		`/api/pi/extensions?session=${created.session.id}`,
+	);
+	assert.deepEqual(listed.extensions.map((e) => `${e.kind} ${e.name}`).sort(), [
+		"process node-weather",
+		"quickjs quickjs-hello",
+		"typescript chamber-demo",
+	]);
 });
