@@ -17,7 +17,8 @@ import {
 } from "./chamber-commands.js";
 import { OutsideWrites } from "./outside-writes.js";
 import type { PiExtensionMetrics } from "./pi-metrics.js";
-import { attachFiles, findProjectFiles } from "./project-files.js";
+import { attachFiles } from "./attachments/attach.js";
+import { findProjectFiles } from "./project-files.js";
 import { SessionError } from "./session-error.js";
 import { treeOf } from "./session-tree.js";
 import { appCommandProblem } from "./ui/app-owner.js";

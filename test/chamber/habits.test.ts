@@ -9,7 +9,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { type ApiClient, type EventReader, type Serve, servedChamber } from "../helpers/chamber.js";
-import { type FakeOpenAI, startFakeOpenAI } from "../helpers/openai-server.js";
+import { type FakeOpenAI, localProvider, startFakeOpenAI } from "../helpers/openai-server.js";
 import { REPO_ROOT, tempDir } from "../helpers/pier-cli.js";
 
 type Row = { kind: string; id: string; text?: string; command?: string; output?: string; exitCode?: number };
@@ -54,14 +54,10 @@ describe("pi's habits in the chamber API", () => {
 			usage: REPORTED,
 			delayMs: (body) => (JSON.stringify(body.messages.at(-1)?.content ?? "").includes("slowly") ? 1500 : 0),
 		});
-		const provider = {
-			baseUrl: server.baseUrl,
-			api: "openai-completions",
-			apiKey: "k",
-			compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
-			models: [{ id: "local-model", name: "Local", input: ["text", "image"], contextWindow: 200_000, cost: PRICES }],
-		};
-		writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers: { local: provider } }));
+		writeFileSync(
+			join(agentDir, "models.json"),
+			JSON.stringify({ providers: { local: localProvider(server.baseUrl, { cost: PRICES }) } }),
+		);
 		const extension = join(REPO_ROOT, "test/fixtures/chamber/bash-hook-ext.ts");
 		({ serve, api } = await servedChamber(["--no-examples", "-e", extension, "--model", "local/local-model"], {
 			agentDir,

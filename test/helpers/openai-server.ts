@@ -112,3 +112,14 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 		close: () => new Promise((resolve) => server.close(() => resolve())),
 	};
 }
+
+/** A models.json provider `local` for this server: one model, `local-model`, with whatever else the test gives it. */
+export function localProvider(baseUrl: string, model: Record<string, unknown> = {}): Record<string, unknown> {
+	return {
+		baseUrl,
+		api: "openai-completions",
+		apiKey: "k",
+		compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+		models: [{ id: "local-model", name: "Local", input: ["text", "image"], contextWindow: 200_000, ...model }],
+	};
+}

@@ -4,6 +4,7 @@
  * escapes (`\u202E`), and a 5,000-character string wraps inside the page, on a desktop and on a phone.
  */
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
@@ -84,6 +85,19 @@ describe("hostile text: escapes for what would hide, wrapping for what would str
 		const box = page.getByTestId("composer");
 		await box.fill("/text-b");
 		await see(page.locator(".suggestion-desc"), "bidi\\u202Edescription");
+		await box.fill("");
+	});
+
+	test("the @ list shows a name with a Unicode space apart from its ASCII twin", async () => {
+		writeFileSync(join(dir.path, "shot\u00a0.png"), "x");
+		writeFileSync(join(dir.path, "shot .png"), "y");
+		await newSession(page);
+		const box = page.getByTestId("composer");
+		await box.fill("@shot");
+		const list = page.getByTestId("file-suggestions");
+		await see(list, "@shot\\u00A0.png");
+		await see(list, "@shot .png");
+		assert.doesNotMatch((await list.textContent()) ?? "", /\u00a0/);
 		await box.fill("");
 	});
 

@@ -23,3 +23,12 @@ export function visible(text: string | undefined | null): string {
 export function visibleText(text: string | undefined | null): string {
 	return text == null ? "" : String(text).replace(HIDDEN_BUT_LAYOUT, asEscape);
 }
+
+// U+00A0, U+2000–U+200A, U+202F, U+205F, U+3000: spaces that look like U+0020 (pi's path expansion even turns them
+// into it), and U+200B–U+200D, U+FEFF, which look like nothing.
+const LOOKALIKE_SPACE = /[\u00A0\u2000-\u200D\u202F\u205F\u3000\uFEFF]/g;
+
+/** A file name: as `visible`, and a space that is not U+0020 is escaped too, so a name never passes for its twin. */
+export function visiblePath(path: string): string {
+	return visible(path).replace(LOOKALIKE_SPACE, asEscape);
+}

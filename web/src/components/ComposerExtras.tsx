@@ -1,7 +1,7 @@
 /** What sits around the message box for pi's habits: `@file` suggestions, attached images, the queue. */
 import type { ImageAttachment } from "../api.js";
 import type { QueueView } from "../types.js";
-import { visible } from "../visible.js";
+import { visible, visiblePath } from "../visible.js";
 
 export function FileSuggestions({
 	files,
@@ -22,7 +22,7 @@ export function FileSuggestions({
 						onMouseDown={(e) => e.preventDefault()}
 						onClick={() => onPick(f)}
 					>
-						<span class="suggestion-name">@{visible(f)}</span>
+						<span class="suggestion-name">@{visiblePath(f)}</span>
 					</button>
 				</li>
 			))}
