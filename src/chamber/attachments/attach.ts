@@ -52,20 +52,33 @@ export async function attachFiles(cwd: string, files: readonly string[]): Promis
 	return out;
 }
 
+function refusedOpen(file: string, root: string, error: unknown): SessionError {
+	const code = (error as NodeJS.ErrnoException).code;
+	const why = code === "ENOENT" ? "no such file" : `cannot be opened (${code ?? (error as Error).message})`;
+	return new SessionError("bad_file", `@${file}: ${why} in ${root}`);
+}
+
 async function attachOne(root: string, file: string, out: Attachments): Promise<void> {
+	const name = resolve(root, file);
+	// Checked by name first so that nothing outside the project is even opened; then again on what was opened.
+	let named: string;
+	try {
+		named = realpathSync(name);
+	} catch (error) {
+		throw refusedOpen(file, root, error);
+	}
+	if (!inside(root, named)) throw new SessionError("outside_project", `@${file}: outside the project (${root})`);
 	let handle: FileHandle;
 	try {
 		// Non-blocking, so a FIFO answers at once instead of holding the request; no controlling terminal either.
-		handle = await open(resolve(root, file), constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+		handle = await open(name, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
 	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		const why = code === "ENOENT" ? "no such file" : `cannot be opened (${code ?? (error as Error).message})`;
-		throw new SessionError("bad_file", `@${file}: ${why} in ${root}`);
+		throw refusedOpen(file, root, error);
 	}
 	try {
 		let real: string;
 		try {
-			real = await openedPath(handle, resolve(root, file));
+			real = await openedPath(handle, name);
 		} catch (error) {
 			throw new SessionError("bad_file", `@${file}: cannot be attached: ${(error as Error).message}`);
 		}
