@@ -5,7 +5,9 @@
 "use strict";
 
 const argv = process.argv.slice(2);
-if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
+if (!require("./node-version.js").ensureNode(__filename, argv)) {
+	// pier runs under another Node, or cannot run here: that process, or the message, is the answer.
+} else if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
 	const { readFileSync } = require("node:fs");
 	const pkg = JSON.parse(readFileSync(`${__dirname}/../package.json`, "utf8"));
 	process.stdout.write(`${pkg.version}\n`);
