@@ -11,6 +11,7 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { promisify } from "node:util";
+import { installWithoutScripts } from "./npm.js";
 import type { ParsedSource } from "./sources.js";
 
 const run = promisify(execFile);
@@ -97,7 +98,10 @@ async function checkoutPin(stage: string, source: GitSource): Promise<void> {
 	await git(["checkout", "--quiet", "--detach", commit], stage);
 }
 
-/** pi runs `npm install` in a git package with a package.json; pier does so only when it declares dependencies. */
+/**
+ * pi runs `npm install` in a git package with a package.json; pier does so only when it declares dependencies,
+ * and with scripts off (the package's own and its dependencies'): the caller's `onStaged` runs the allowed ones.
+ */
 async function installDependencies(stage: string): Promise<void> {
 	const file = join(stage, "package.json");
 	if (!existsSync(file)) return;
@@ -108,16 +112,24 @@ async function installDependencies(stage: string): Promise<void> {
 		return;
 	}
 	if (!deps || typeof deps !== "object" || Object.keys(deps).length === 0) return;
-	await run("npm", ["install", "--omit=dev"], { cwd: stage, timeout: 300_000 }).catch((error: Error) => {
-		throw new Error(`npm install in the checkout failed: ${error.message.split("\n")[0]}`);
+	await installWithoutScripts(["npm"], ["install", "--omit=dev"], stage).catch((error: Error) => {
+		throw new Error(`npm install in the checkout failed: ${error.message}`);
 	});
 }
+
+/** Called with the staged checkout, its dependencies installed, before it is swapped in (scripts are settled here). */
+export type OnStaged = (stage: string) => Promise<void>;
 
 /**
  * Clones the source into a staging sibling of `target`, checks out its pin (or the remote's default branch), and
  * swaps it in. The old checkout, if any, stays in place until the new one is complete.
  */
-export async function stageAndSwap(target: string, scopeRoot: string, source: GitSource): Promise<string> {
+export async function stageAndSwap(
+	target: string,
+	scopeRoot: string,
+	source: GitSource,
+	onStaged?: OnStaged,
+): Promise<string> {
 	const root = gitRoot(scopeRoot);
 	mkdirSync(dirname(target), { recursive: true });
 	// pi's rule: a scope's git directory ignores itself, so a project's checkouts are never committed.
@@ -129,6 +141,7 @@ export async function stageAndSwap(target: string, scopeRoot: string, source: Gi
 		await git(["clone", "--quiet", "--end-of-options", source.repo, stage]);
 		await checkoutPin(stage, source);
 		await installDependencies(stage);
+		await onStaged?.(stage);
 		const head = await git(["rev-parse", "HEAD"], stage);
 		if (existsSync(target)) renameSync(target, old);
 		try {
@@ -152,13 +165,14 @@ export async function updateUnpinned(
 	target: string,
 	scopeRoot: string,
 	source: GitSource,
+	onStaged?: OnStaged,
 ): Promise<{ from?: string; to: string }> {
 	const from = await headOf(target);
 	if (from) {
 		const remote = await git(["ls-remote", "--end-of-options", source.repo, "HEAD"]).catch(() => "");
 		if (remote.split(/\s/)[0] === from) return { from, to: from };
 	}
-	const to = await stageAndSwap(target, scopeRoot, source);
+	const to = await stageAndSwap(target, scopeRoot, source, onStaged);
 	return { ...(from ? { from } : {}), to };
 }
 
@@ -166,7 +180,12 @@ export async function updateUnpinned(
  * `pier update` of a pinned checkout: nothing when the remote's ref still names the commit checked out (a tag),
  * else a fresh staged clone at the pin (a branch pin that moved, or a pin the checkout does not match).
  */
-export async function updatePinned(target: string, scopeRoot: string, source: GitSource): Promise<string> {
+export async function updatePinned(
+	target: string,
+	scopeRoot: string,
+	source: GitSource,
+	onStaged?: OnStaged,
+): Promise<string> {
 	const head = await headOf(target);
 	if (head && source.ref && (await matchesPin(target, source))) {
 		const lines = await git(["ls-remote", "--end-of-options", source.repo, source.ref]).catch(() => "");
@@ -175,7 +194,7 @@ export async function updatePinned(target: string, scopeRoot: string, source: Gi
 		const remote = (rows.find((r) => r[1]?.endsWith("^{}")) ?? rows[0])?.[0];
 		if (remote === head) return head;
 	}
-	return stageAndSwap(target, scopeRoot, source);
+	return stageAndSwap(target, scopeRoot, source, onStaged);
 }
 
 /** Deletes a checkout and the directories it leaves empty, up to the scope's git root (pi's pruning). */
