@@ -240,7 +240,7 @@ async function remove(ctx: Context, source: string, scope: PackageScope): Promis
 	await withPackageLock(ctx.agentDir, async () => {
 		if (configured.kind === "git") {
 			const target = checkoutPath(base, configured);
-			removeCheckout(target, base);
+			removeCheckout(target, base, configured.source);
 			writeScriptRecord(ctx.agentDir, target, undefined);
 		}
 		if (configured.kind === "npm") {
