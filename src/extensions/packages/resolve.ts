@@ -155,7 +155,8 @@ async function resolveNpm(
 function scriptsOf(pkg: ResolvedPackage, parsed: ParsedSource, options: ResolveOptions): ResolvedPackage["scripts"] {
 	if (parsed.kind === "local" || !pkg.root) return undefined;
 	const recorded = scriptRecord(options.agentDir, pkg.root);
-	if (recorded) return recorded;
+	// Nothing with scripts in the tree: nothing to say.
+	if (recorded) return recorded.ran.length + recorded.skipped.length > 0 ? recorded : undefined;
 	// A project's npm packages share one install root (dependencies are hoisted into it); a global one is its own.
 	const boundary = parsed.kind === "npm" && pkg.scope === "project" ? join(options.cwd, ".pi", "npm") : pkg.root;
 	const found = packagesWithScripts(pkg.root, boundary, parsed.identity);
