@@ -65,6 +65,12 @@ export async function startProtocolExtensions(
 			projectTrusted: projectContentAllowed(decision),
 			install: true,
 		});
+		// What an install skipped (a package's scripts) is said once, when it happens.
+		for (const message of packages.notices) {
+			const notice = { type: "warning" as const, message };
+			if (started) report(notice);
+			else startupDiagnostics.push(notice);
+		}
 		const discovery = discoverProtocolExtensions({
 			cwd,
 			agentDir,

@@ -20,6 +20,14 @@ import {
 import { type ExtensionList, listExtensions, projectPackageEntries } from "../extensions/packages/list.js";
 import { withPackageLock } from "../extensions/packages/lock.js";
 import {
+	checkoutScripts,
+	installNpmSource,
+	settleCheckout,
+	skippedNotice,
+	uninstallNpmSource,
+} from "../extensions/packages/npm.js";
+import { allowScripts, type ScriptRecord, writeScriptRecord } from "../extensions/packages/script-policy.js";
+import {
 	type PackageScope,
 	type ParsedSource,
 	PackageSourceError,
@@ -30,7 +38,9 @@ import { decideProjectTrust } from "../extensions/trust.js";
 import { ArgsError } from "./args.js";
 
 export const PACKAGES_HELP = `Usage:
-  pier install <source> [-l|--project]   install a package and add it to settings (-l: the project's .pi/)
+  pier install <source> [-l|--project] [--allow-scripts NAME[,NAME]]
+                                         install a package and add it to settings (-l: the project's .pi/);
+                                         install scripts never run unless their package is allowed by name
   pier remove <source> [-l|--project]    remove it from settings and delete its checkout
   pier update [source]                   unpinned packages move to their latest; pinned ones to their pin
   pier list [--json] [--check] [--cwd DIR] [-e DIR]
@@ -39,6 +49,10 @@ export const PACKAGES_HELP = `Usage:
 
 Sources: npm:name[@version], git:host/owner/repo[@ref], https://…, ssh://…, git://…, git@host:owner/repo,
 file:///path/to/repo[@ref], or a local directory. See docs/packages.md.
+
+Install scripts (preinstall, install, postinstall; prepare of a git package) are skipped, the package's own and
+its dependencies'. --allow-scripts adds package names to extensionHost.allowScripts in the global settings; the
+scripts of those packages then run (now, and on later installs and updates). A project cannot allow scripts.
 `;
 
 type Command = "install" | "remove" | "update" | "list";
@@ -47,6 +61,8 @@ interface Context {
 	cwd: string;
 	agentDir: string;
 	say: (line: string) => void;
+	/** What an install skipped, said on stderr with how to allow it. */
+	notice: (line: string) => void;
 }
 
 export async function packagesCommand(command: Command, argv: readonly string[]): Promise<number> {
@@ -72,6 +88,7 @@ async function packagesCommandInner(command: Command, argv: readonly string[]): 
 			check: { type: "boolean" },
 			cwd: { type: "string" },
 			extension: { type: "string", short: "e", multiple: true },
+			"allow-scripts": { type: "string", multiple: true },
 			help: { type: "boolean", short: "h" },
 		},
 		strict: true,
@@ -84,7 +101,11 @@ async function packagesCommandInner(command: Command, argv: readonly string[]): 
 		cwd: resolve(values.cwd ?? process.cwd()),
 		agentDir: defaultAgentDir(),
 		say: (line) => process.stdout.write(`${line}\n`),
+		notice: (line) => process.stderr.write(`pier: ${line}\n`),
 	};
+	const allow = (values["allow-scripts"] ?? []).flatMap((v) => v.split(",")).map((v) => v.trim());
+	if (allow.length > 0 && command !== "install")
+		throw new ArgsError(`--allow-scripts belongs to pier install (pier install <source> --allow-scripts NAME)`);
 	const scope: PackageScope = values.local || values.project ? "project" : "user";
 	if (command === "list") {
 		if (positionals.length > 0) throw new ArgsError(`pier list takes no words, got ${positionals.join(" ")}`);
@@ -96,7 +117,11 @@ async function packagesCommandInner(command: Command, argv: readonly string[]): 
 	}
 	if (positionals.length !== 1) throw new ArgsError(`pier ${command} needs one source: pier ${command} <source> [-l]`);
 	if (scope === "project") refuseUntrustedProject(ctx);
-	return command === "install" ? install(ctx, positionals[0]!, scope) : remove(ctx, positionals[0]!, scope);
+	if (command === "remove") return remove(ctx, positionals[0]!, scope);
+	// Parsed before the allowance is written: a bad source allows nothing.
+	parseScopedSource(positionals[0]!, ctx.cwd);
+	if (allow.length > 0) await allowScripts(ctx.agentDir, allow);
+	return install(ctx, positionals[0]!, scope);
 }
 
 /** rpi's rule: an untrusted project's package storage is not touched, not even by its own commands. */
@@ -146,6 +171,16 @@ function settingsSource(parsed: ParsedSource, base: string): string {
 	return rel === "" ? "." : rel.startsWith("..") || rel.startsWith("/") ? rel : `./${rel}`;
 }
 
+function tellScripts(ctx: Context, source: string, record: ScriptRecord | undefined): void {
+	if (!record) return;
+	if (record.ran.length > 0)
+		ctx.say(
+			`  install scripts ran (allowed by name): ${record.ran.map((p) => `${p.name} (${p.scripts.join(", ")})`).join(", ")}`,
+		);
+	const notice = skippedNotice(source, record);
+	if (notice) ctx.notice(notice);
+}
+
 async function installParsed(ctx: Context, parsed: ParsedSource, scope: PackageScope): Promise<string> {
 	const scopeRoot = scopeBaseDir(scope, ctx.cwd, ctx.agentDir);
 	if (parsed.kind === "local") {
@@ -154,19 +189,23 @@ async function installParsed(ctx: Context, parsed: ParsedSource, scope: PackageS
 		return parsed.path;
 	}
 	if (parsed.kind === "npm") {
-		const manager = new DefaultPackageManager({
-			cwd: ctx.cwd,
-			agentDir: ctx.agentDir,
-			settingsManager: settingsFor(ctx),
-		});
-		await withPackageLock(ctx.agentDir, () => manager.install(parsed.source, { local: scope === "project" }));
-		return manager.getInstalledPath(parsed.source, scope) ?? parsed.name;
+		const { cwd, agentDir } = ctx;
+		const installed = await withPackageLock(agentDir, () =>
+			installNpmSource({ parsed, scope, cwd, agentDir, settingsManager: settingsFor(ctx) }),
+		);
+		tellScripts(ctx, parsed.source, installed.scripts);
+		return installed.root;
 	}
 	const target = checkoutPath(scopeRoot, parsed);
-	await withPackageLock(ctx.agentDir, async () => {
-		if (existsSync(target) && (await matchesPin(target, parsed))) return;
-		await stageAndSwap(target, scopeRoot, parsed);
+	const record = await withPackageLock(ctx.agentDir, async () => {
+		// Already at its pin: only scripts allowed since it was installed run.
+		if (existsSync(target) && (await matchesPin(target, parsed)))
+			return settleCheckout(ctx.agentDir, target, parsed.identity);
+		const scripts = checkoutScripts(ctx.agentDir, target, parsed.identity);
+		await stageAndSwap(target, scopeRoot, parsed, scripts.onStaged);
+		return scripts.record();
 	});
+	tellScripts(ctx, parsed.source, record);
 	return target;
 }
 
@@ -199,10 +238,16 @@ async function remove(ctx: Context, source: string, scope: PackageScope): Promis
 	const configured = parseScopedSource(sourceOf(entries[at])!, base);
 	entries.splice(at, 1);
 	await withPackageLock(ctx.agentDir, async () => {
-		if (configured.kind === "git") removeCheckout(checkoutPath(base, configured), base);
+		if (configured.kind === "git") {
+			const target = checkoutPath(base, configured);
+			removeCheckout(target, base, configured.source);
+			writeScriptRecord(ctx.agentDir, target, undefined);
+		}
 		if (configured.kind === "npm") {
 			const manager = new DefaultPackageManager({ cwd: ctx.cwd, agentDir: ctx.agentDir, settingsManager: settings });
-			await manager.remove(configured.source, { local: scope === "project" });
+			const root = manager.getInstalledPath(configured.source, scope);
+			await uninstallNpmSource({ parsed: configured, scope, cwd: ctx.cwd, settingsManager: settings });
+			if (root) writeScriptRecord(ctx.agentDir, root, undefined);
 		}
 	});
 	await savePackages(settings, scope, entries);
@@ -249,21 +294,31 @@ async function updateOne(
 	const label = `${parsed.source} (${scope})`;
 	if (parsed.kind === "local") return `${label}: a local directory, nothing to update`;
 	if (parsed.kind === "npm") {
-		const manager = new DefaultPackageManager({ cwd: ctx.cwd, agentDir: ctx.agentDir, settingsManager: settings });
-		await withPackageLock(ctx.agentDir, () => manager.update(parsed.source));
+		// pi's rule: a pinned npm package stays at its pin, and offline nothing is fetched.
+		if (parsed.pinned) return `${label}: pinned to ${parsed.version}, nothing to update`;
+		if (offline()) return `${label}: offline, not updated`;
+		const { cwd, agentDir } = ctx;
+		const spec = `${parsed.name}@latest`;
+		const installed = await withPackageLock(agentDir, () =>
+			installNpmSource({ parsed, scope, cwd, agentDir, settingsManager: settings, spec }),
+		);
+		tellScripts(ctx, parsed.source, installed.scripts);
 		return `${label}: updated through npm`;
 	}
 	const scopeRoot = scopeBaseDir(scope, ctx.cwd, ctx.agentDir);
 	const target = checkoutPath(scopeRoot, parsed);
-	return withPackageLock(ctx.agentDir, async () => {
+	const scripts = checkoutScripts(ctx.agentDir, target, parsed.identity);
+	const line = await withPackageLock(ctx.agentDir, async () => {
 		const before = await headOf(target);
 		// A pinned package is reconciled to its pin (a moved branch pin moves with it); unpinned: the remote's HEAD.
 		const to = parsed.pinned
-			? await updatePinned(target, scopeRoot, parsed)
-			: (await updateUnpinned(target, scopeRoot, parsed)).to;
+			? await updatePinned(target, scopeRoot, parsed, scripts.onStaged)
+			: (await updateUnpinned(target, scopeRoot, parsed, scripts.onStaged)).to;
 		if (before === to) return `${label}: up to date at ${to.slice(0, 12)}`;
 		return `${label}: updated ${before ? before.slice(0, 12) : "(not installed)"} → ${to.slice(0, 12)}`;
 	});
+	tellScripts(ctx, parsed.source, scripts.record());
+	return line;
 }
 
 async function list(ctx: Context, json: boolean, check: boolean, cliDirs: readonly string[]): Promise<number> {
@@ -284,6 +339,25 @@ async function list(ctx: Context, json: boolean, check: boolean, cliDirs: readon
 	return 0;
 }
 
+function offline(): boolean {
+	return ["1", "true", "yes"].includes((process.env.PI_OFFLINE ?? "").toLowerCase());
+}
+
+function scriptLines(p: ExtensionList["packages"][number]): string[] {
+	const s = p.scripts;
+	if (!s) return [];
+	const show = (list: ReadonlyArray<{ name: string; scripts: string[] }>) =>
+		list.map((x) => `${x.name} (${x.scripts.join(", ")})`).join(", ");
+	if ("unknown" in s) return [`install scripts: not installed by pier, they may have run: ${show(s.unknown)}`];
+	const lines: string[] = [];
+	if (s.ran.length > 0) lines.push(`install scripts ran (allowed by name): ${show(s.ran)}`);
+	if (s.skipped.length > 0)
+		lines.push(
+			`install scripts skipped: ${show(s.skipped)}; to allow: pier install ${p.source} --allow-scripts ${s.skipped.map((x) => x.name).join(",")}`,
+		);
+	return lines;
+}
+
 function printList(model: ExtensionList, say: (line: string) => void): void {
 	const t = model.trust;
 	const from = t.matchedPath ? ` (decision for ${t.matchedPath})` : ` (${t.source})`;
@@ -295,6 +369,7 @@ function printList(model: ExtensionList, say: (line: string) => void): void {
 		const rev = p.revision ? ` at ${p.revision.slice(0, 12)}` : "";
 		say(`  ${p.scope.padEnd(7)} ${p.source}  ${p.state}${pin}${rev}${p.filtered ? " (filtered)" : ""}`);
 		if (p.reason) say(`          ${p.reason}`);
+		for (const line of scriptLines(p)) say(`          ${line}`);
 	}
 	say("");
 	say(model.extensions.length === 0 ? "No extensions." : "Extensions:");

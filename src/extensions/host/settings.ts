@@ -3,7 +3,8 @@
  * limit and the environment granted to process extensions. Only the global
  * settings may grant environment entries: a project must not be able to put,
  * say, NODE_OPTIONS into the user's own extensions. The same holds for
- * `grants` (read by grants/store.ts, which names bad values with their file).
+ * `grants` (read by grants/store.ts, which names bad values with their file)
+ * and `allowScripts` (read by packages/script-policy.ts).
  */
 import { type Static, Type } from "typebox";
 import { MIN_MAX_FRAME_BYTES } from "../protocol/codec.js";
@@ -29,6 +30,8 @@ const HostSettings = Type.Object(
 		environment: Type.Optional(Type.Record(Type.String(), Type.String())),
 		// Checked entry by entry by grants/store.ts, so one bad grant does not void the timeouts.
 		grants: Type.Optional(Type.Unknown()),
+		// Package names whose install scripts may run; checked entry by entry by packages/script-policy.ts.
+		allowScripts: Type.Optional(Type.Unknown()),
 	},
 	{ additionalProperties: false },
 );
@@ -57,6 +60,10 @@ export function hostSettings(global: unknown, project: unknown): { settings: Hos
 			"project settings.json extensionHost.grants is ignored: only the global settings grant extensions powers (use pier grant)",
 		);
 	const maxFrameBytes = p.maxFrameBytes ?? g.maxFrameBytes;
+	if (p.allowScripts !== undefined)
+		problems.push(
+			"project settings.json extensionHost.allowScripts is ignored: only the global settings allow a package's install scripts",
+		);
 	return {
 		settings: {
 			timeouts: { ...g.timeouts, ...p.timeouts },

@@ -8,10 +8,21 @@
  * git runs with an argument vector (no shell), without prompts, and refs were validated by sources.ts first.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import {
+	type Dirent,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from "node:fs";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { promisify } from "node:util";
-import type { ParsedSource } from "./sources.js";
+import { installWithoutScripts } from "./npm.js";
+import { PackageSourceError, type ParsedSource } from "./sources.js";
 
 const run = promisify(execFile);
 type GitSource = Extract<ParsedSource, { kind: "git" }>;
@@ -47,8 +58,64 @@ export function gitRoot(scopeRoot: string): string {
 	return join(scopeRoot, "git");
 }
 
+/** Where a source's checkout lives: always strictly inside the scope's git root (sources.ts refuses what is not). */
 export function checkoutPath(scopeRoot: string, source: GitSource): string {
-	return join(gitRoot(scopeRoot), source.host, ...source.path.split("/"));
+	const root = gitRoot(scopeRoot);
+	const target = join(root, source.host, ...source.path.split("/"));
+	const rel = relative(root, target);
+	if (rel === "" || rel.startsWith("..") || isAbsolute(rel) || rel.split(sep).length < 2)
+		throw new PackageSourceError(source.source, `its checkout would be ${target}, outside ${root}; refusing it`);
+	return target;
+}
+
+/** The checkout (a directory with `.git`) strictly between the git root and `target` that holds it, if any. */
+function enclosingCheckout(root: string, target: string): string | undefined {
+	for (let dir = dirname(target); relative(root, dir) && !relative(root, dir).startsWith(".."); dir = dirname(dir))
+		if (existsSync(join(dir, ".git"))) return dir;
+	return undefined;
+}
+
+/** A checkout below `target` (which is not one itself), if any; checkouts are not descended into. */
+function checkoutWithin(target: string): string | undefined {
+	if (!existsSync(target) || existsSync(join(target, ".git"))) return undefined;
+	const queue = [target];
+	while (queue.length > 0) {
+		const dir = queue.shift()!;
+		let entries: Dirent[];
+		try {
+			entries = readdirSync(dir, { withFileTypes: true });
+		} catch {
+			continue;
+		}
+		for (const entry of entries) {
+			if (!entry.isDirectory()) continue;
+			const sub = join(dir, entry.name);
+			if (existsSync(join(sub, ".git"))) return sub;
+			queue.push(sub);
+		}
+	}
+	return undefined;
+}
+
+/**
+ * Refuses a checkout at `target` that would sit inside another package's checkout, or hold one: installing or
+ * removing it would replace or delete part of the other package.
+ */
+export function refuseNestedCheckout(scopeRoot: string, target: string, source: string): void {
+	const root = gitRoot(scopeRoot);
+	const name = (dir: string) => `git:${relative(root, dir).split(sep).join("/")}`;
+	const outer = enclosingCheckout(root, target);
+	if (outer)
+		throw new PackageSourceError(
+			source,
+			`its checkout ${target} would be inside the checkout of ${name(outer)} (${outer}); nested checkouts are refused`,
+		);
+	const inner = checkoutWithin(target);
+	if (inner)
+		throw new PackageSourceError(
+			source,
+			`its checkout ${target} would hold the checkout of ${name(inner)} (${inner}); nested checkouts are refused`,
+		);
 }
 
 /** The commit a checkout's HEAD is at, or undefined when it is not a readable git checkout. */
@@ -97,7 +164,10 @@ async function checkoutPin(stage: string, source: GitSource): Promise<void> {
 	await git(["checkout", "--quiet", "--detach", commit], stage);
 }
 
-/** pi runs `npm install` in a git package with a package.json; pier does so only when it declares dependencies. */
+/**
+ * pi runs `npm install` in a git package with a package.json; pier does so only when it declares dependencies,
+ * and with scripts off (the package's own and its dependencies'): the caller's `onStaged` runs the allowed ones.
+ */
 async function installDependencies(stage: string): Promise<void> {
 	const file = join(stage, "package.json");
 	if (!existsSync(file)) return;
@@ -108,17 +178,26 @@ async function installDependencies(stage: string): Promise<void> {
 		return;
 	}
 	if (!deps || typeof deps !== "object" || Object.keys(deps).length === 0) return;
-	await run("npm", ["install", "--omit=dev"], { cwd: stage, timeout: 300_000 }).catch((error: Error) => {
-		throw new Error(`npm install in the checkout failed: ${error.message.split("\n")[0]}`);
+	await installWithoutScripts(["npm"], ["install", "--omit=dev"], stage).catch((error: Error) => {
+		throw new Error(`npm install in the checkout failed: ${error.message}`);
 	});
 }
+
+/** Called with the staged checkout, its dependencies installed, before it is swapped in (scripts are settled here). */
+export type OnStaged = (stage: string) => Promise<void>;
 
 /**
  * Clones the source into a staging sibling of `target`, checks out its pin (or the remote's default branch), and
  * swaps it in. The old checkout, if any, stays in place until the new one is complete.
  */
-export async function stageAndSwap(target: string, scopeRoot: string, source: GitSource): Promise<string> {
+export async function stageAndSwap(
+	target: string,
+	scopeRoot: string,
+	source: GitSource,
+	onStaged?: OnStaged,
+): Promise<string> {
 	const root = gitRoot(scopeRoot);
+	refuseNestedCheckout(scopeRoot, target, source.source);
 	mkdirSync(dirname(target), { recursive: true });
 	// pi's rule: a scope's git directory ignores itself, so a project's checkouts are never committed.
 	if (!existsSync(join(root, ".gitignore"))) writeFileSync(join(root, ".gitignore"), "*\n!.gitignore\n");
@@ -129,6 +208,7 @@ export async function stageAndSwap(target: string, scopeRoot: string, source: Gi
 		await git(["clone", "--quiet", "--end-of-options", source.repo, stage]);
 		await checkoutPin(stage, source);
 		await installDependencies(stage);
+		await onStaged?.(stage);
 		const head = await git(["rev-parse", "HEAD"], stage);
 		if (existsSync(target)) renameSync(target, old);
 		try {
@@ -152,13 +232,14 @@ export async function updateUnpinned(
 	target: string,
 	scopeRoot: string,
 	source: GitSource,
+	onStaged?: OnStaged,
 ): Promise<{ from?: string; to: string }> {
 	const from = await headOf(target);
 	if (from) {
 		const remote = await git(["ls-remote", "--end-of-options", source.repo, "HEAD"]).catch(() => "");
 		if (remote.split(/\s/)[0] === from) return { from, to: from };
 	}
-	const to = await stageAndSwap(target, scopeRoot, source);
+	const to = await stageAndSwap(target, scopeRoot, source, onStaged);
 	return { ...(from ? { from } : {}), to };
 }
 
@@ -166,7 +247,12 @@ export async function updateUnpinned(
  * `pier update` of a pinned checkout: nothing when the remote's ref still names the commit checked out (a tag),
  * else a fresh staged clone at the pin (a branch pin that moved, or a pin the checkout does not match).
  */
-export async function updatePinned(target: string, scopeRoot: string, source: GitSource): Promise<string> {
+export async function updatePinned(
+	target: string,
+	scopeRoot: string,
+	source: GitSource,
+	onStaged?: OnStaged,
+): Promise<string> {
 	const head = await headOf(target);
 	if (head && source.ref && (await matchesPin(target, source))) {
 		const lines = await git(["ls-remote", "--end-of-options", source.repo, source.ref]).catch(() => "");
@@ -175,12 +261,19 @@ export async function updatePinned(target: string, scopeRoot: string, source: Gi
 		const remote = (rows.find((r) => r[1]?.endsWith("^{}")) ?? rows[0])?.[0];
 		if (remote === head) return head;
 	}
-	return stageAndSwap(target, scopeRoot, source);
+	return stageAndSwap(target, scopeRoot, source, onStaged);
 }
 
 /** Deletes a checkout and the directories it leaves empty, up to the scope's git root (pi's pruning). */
-export function removeCheckout(target: string, scopeRoot: string): boolean {
+export function removeCheckout(target: string, scopeRoot: string, source: string): boolean {
 	if (!existsSync(target)) return false;
+	// A directory inside another package's checkout is that package's, whatever settings say.
+	const outer = enclosingCheckout(gitRoot(scopeRoot), target);
+	if (outer)
+		throw new PackageSourceError(
+			source,
+			`${target} is inside the checkout ${outer} of another package; not deleting it (remove that package instead)`,
+		);
 	rmSync(target, { recursive: true, force: true });
 	const root = gitRoot(scopeRoot);
 	let dir = dirname(target);

@@ -43,6 +43,8 @@ export interface ListedPackage {
 	path?: string;
 	pinned?: string;
 	revision?: string;
+	/** What pier did with its install scripts (ran, skipped), or which have scripts when pier did not install it. */
+	scripts?: ResolvedPackage["scripts"];
 	filtered: boolean;
 }
 
@@ -214,6 +216,7 @@ export async function listExtensions(options: {
 			...(p.root ? { path: p.root } : {}),
 			...(p.pinned ? { pinned: p.pinned } : {}),
 			...(p.revision ? { revision: p.revision } : {}),
+			...(p.scripts ? { scripts: p.scripts } : {}),
 			filtered: typeof p.entry === "object" && p.entry !== null,
 		})),
 		extensions,

@@ -7,12 +7,16 @@
  * pin; `install: false` (`pier list`) only looks.
  */
 import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { DefaultPackageManager, type SettingsManager } from "@earendil-works/pi-coding-agent";
 import { type PackageExtension, packageExtensions } from "./contents.js";
 import { isManifestRuntime } from "../manifest.js";
 import { filterOf } from "./filter.js";
 import { checkoutPath, headOf, matchesPin, stageAndSwap } from "./git.js";
 import { withPackageLock } from "./lock.js";
+import { checkoutScripts, installNpmSource, skippedNotice } from "./npm.js";
+import { type ScriptRecord, scriptRecord } from "./script-policy.js";
+import { packagesWithScripts } from "./scripts.js";
 import { type PackageScope, type ParsedSource, parseScopedSource, scopeBaseDir } from "./sources.js";
 
 export type PackageState = "installed" | "missing" | "out-of-date" | "failed" | "overridden" | "untrusted";
@@ -33,6 +37,8 @@ export interface ResolvedPackage {
 	pinned?: string;
 	/** The commit a git checkout is at. */
 	revision?: string;
+	/** What pier did with its install scripts; `unknown` lists the scripted packages of an install pier did not make. */
+	scripts?: ScriptRecord | { unknown: Array<{ name: string; scripts: string[] }> };
 	extensions: PackageExtension[];
 }
 
@@ -41,6 +47,8 @@ export interface PackageResolution {
 	cwd: string;
 	packages: ResolvedPackage[];
 	diagnostics: string[];
+	/** What an install did that the user should know (scripts skipped), not a failure. */
+	notices: string[];
 }
 
 export interface ResolveOptions {
@@ -53,6 +61,9 @@ export interface ResolveOptions {
 	projectTrusted: boolean;
 	install: boolean;
 }
+
+/** Notices collected while resolving (one resolution at a time per call). */
+type Notify = (message: string) => void;
 
 function offline(): boolean {
 	const value = (process.env.PI_OFFLINE ?? "").toLowerCase();
@@ -75,6 +86,7 @@ async function resolveGit(
 	pkg: ResolvedPackage,
 	parsed: Extract<ParsedSource, { kind: "git" }>,
 	options: ResolveOptions,
+	notify: Notify,
 ): Promise<void> {
 	const scopeRoot = scopeBaseDir(pkg.scope, options.cwd, options.agentDir);
 	const target = checkoutPath(scopeRoot, parsed);
@@ -96,7 +108,10 @@ async function resolveGit(
 		await withPackageLock(options.agentDir, async () => {
 			// Another pier may have done it while this one waited.
 			if (existsSync(target) && (await matchesPin(target, parsed))) return;
-			await stageAndSwap(target, scopeRoot, parsed);
+			const scripts = checkoutScripts(options.agentDir, target, parsed.identity);
+			await stageAndSwap(target, scopeRoot, parsed, scripts.onStaged);
+			const notice = scripts.record() && skippedNotice(parsed.source, scripts.record()!);
+			if (notice) notify(notice);
 		});
 		pkg.state = "installed";
 	}
@@ -108,6 +123,7 @@ async function resolveNpm(
 	pkg: ResolvedPackage,
 	parsed: Extract<ParsedSource, { kind: "npm" }>,
 	options: ResolveOptions,
+	notify: Notify,
 ): Promise<void> {
 	if (parsed.version) pkg.pinned = parsed.version;
 	const manager = new DefaultPackageManager({
@@ -117,8 +133,14 @@ async function resolveNpm(
 	});
 	let root = manager.getInstalledPath(parsed.source, pkg.scope);
 	if (!root && options.install && !offline()) {
-		await withPackageLock(options.agentDir, () => manager.install(parsed.source, { local: pkg.scope === "project" }));
-		root = manager.getInstalledPath(parsed.source, pkg.scope);
+		// pier's install, not pi's: pi's runs the package's and its dependencies' install scripts.
+		const { agentDir, cwd, settingsManager } = options;
+		const installed = await withPackageLock(agentDir, () =>
+			installNpmSource({ parsed, scope: pkg.scope, cwd, agentDir, settingsManager }),
+		);
+		root = installed.root;
+		const notice = skippedNotice(parsed.source, installed.scripts);
+		if (notice) notify(notice);
 	}
 	if (!root) {
 		pkg.state = "missing";
@@ -129,9 +151,26 @@ async function resolveNpm(
 	pkg.state = "installed";
 }
 
-async function resolveOne(pkg: ResolvedPackage, parsed: ParsedSource, options: ResolveOptions): Promise<void> {
-	if (parsed.kind === "git") await resolveGit(pkg, parsed, options);
-	else if (parsed.kind === "npm") await resolveNpm(pkg, parsed, options);
+/** What pier recorded of an install's scripts; for an install pier did not make, which packages have scripts. */
+function scriptsOf(pkg: ResolvedPackage, parsed: ParsedSource, options: ResolveOptions): ResolvedPackage["scripts"] {
+	if (parsed.kind === "local" || !pkg.root) return undefined;
+	const recorded = scriptRecord(options.agentDir, pkg.root);
+	// Nothing with scripts in the tree: nothing to say.
+	if (recorded) return recorded.ran.length + recorded.skipped.length > 0 ? recorded : undefined;
+	// A project's npm packages share one install root (dependencies are hoisted into it); a global one is its own.
+	const boundary = parsed.kind === "npm" && pkg.scope === "project" ? join(options.cwd, ".pi", "npm") : pkg.root;
+	const found = packagesWithScripts(pkg.root, boundary, parsed.identity);
+	return found.length > 0 ? { unknown: found.map((p) => ({ name: p.name, scripts: p.scripts })) } : undefined;
+}
+
+async function resolveOne(
+	pkg: ResolvedPackage,
+	parsed: ParsedSource,
+	options: ResolveOptions,
+	notify: Notify,
+): Promise<void> {
+	if (parsed.kind === "git") await resolveGit(pkg, parsed, options, notify);
+	else if (parsed.kind === "npm") await resolveNpm(pkg, parsed, options, notify);
 	else if (!existsSync(parsed.path) || !statSync(parsed.path).isDirectory()) {
 		pkg.state = "failed";
 		pkg.reason = `${parsed.path} is not a directory`;
@@ -140,12 +179,16 @@ async function resolveOne(pkg: ResolvedPackage, parsed: ParsedSource, options: R
 		pkg.root = parsed.path;
 		pkg.state = "installed";
 	}
-	if (pkg.state === "installed" && pkg.root)
+	if (pkg.state === "installed" && pkg.root) {
 		pkg.extensions = await packageExtensions(pkg.root, filterOf(pkg.entry, "extensions"));
+		const scripts = scriptsOf(pkg, parsed, options);
+		if (scripts) pkg.scripts = scripts;
+	}
 }
 
 export async function resolvePackages(options: ResolveOptions): Promise<PackageResolution> {
-	const resolution: PackageResolution = { cwd: options.cwd, packages: [], diagnostics: [] };
+	const resolution: PackageResolution = { cwd: options.cwd, packages: [], diagnostics: [], notices: [] };
+	const notify: Notify = (message) => resolution.notices.push(message);
 	const scoped: Array<{ entry: unknown; scope: PackageScope; trusted: boolean }> = [
 		...(options.settingsManager.getProjectSettings().packages ?? []).map((entry) => ({
 			entry,
@@ -191,7 +234,7 @@ export async function resolvePackages(options: ResolveOptions): Promise<PackageR
 				continue;
 			}
 			winners.set(parsed.identity, pkg);
-			await resolveOne(pkg, parsed, options);
+			await resolveOne(pkg, parsed, options, notify);
 		} catch (error) {
 			pkg.state = "failed";
 			pkg.reason = (error as Error).message.replace(/^package ".*?": /, "");

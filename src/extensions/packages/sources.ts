@@ -81,6 +81,19 @@ function pathProblem(path: string): string | undefined {
 	if (CONTROL.test(path) || path.includes("\\")) return "has control characters or backslashes in its path";
 	const segments = path.split("/");
 	if (segments.some((s) => s === ".." || s === ".")) return "has a '.' or '..' segment in its path";
+	if (segments.some((s) => s === "")) return "has an empty segment in its path";
+	return undefined;
+}
+
+/**
+ * The host names a directory of the checkout's path (`<git root>/<host>/…`): `.`, `..` and empty labels would put
+ * it outside the root or over another host's checkouts, so they are no host.
+ */
+function hostProblem(host: string): string | undefined {
+	if (!host) return "has no host";
+	if (CONTROL.test(host) || /[\s/\\]/.test(host)) return `host ${JSON.stringify(host)} is not a host name`;
+	if (host.split(".").some((label) => label === ""))
+		return `host ${JSON.stringify(host)} is not a host name (it is or has an empty, '.' or '..' label)`;
 	return undefined;
 }
 
@@ -108,8 +121,8 @@ function gitSource(source: string, repo: string, host: string, rawPath: string, 
 		.replace(/\.git$/, "");
 	const problem = pathProblem(path);
 	if (problem) fail(problem);
-	if (!host) fail("has no host");
-	if (CONTROL.test(host) || /[\s/\\]/.test(host)) fail(`host ${JSON.stringify(host)} is not a host name`);
+	const badHost = hostProblem(host);
+	if (badHost) fail(badHost);
 	return {
 		kind: "git",
 		source,
