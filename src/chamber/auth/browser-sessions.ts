@@ -43,11 +43,12 @@ export class BrowserSessions {
 	 * sign-ins (1,000 logins used to sign every other browser out); when all slots are such browsers, the new
 	 * sign-in is refused instead.
 	 */
-	create(origin: {
-		id: string;
-		via: "password" | "link";
-		lineage: string[];
-	}): { token: string; key: string; record: SessionRecord; evicted?: SessionRecord } {
+	create(origin: { id: string; via: "password" | "link"; lineage: string[] }): {
+		token: string;
+		key: string;
+		record: SessionRecord;
+		evicted?: SessionRecord;
+	} {
 		const now = this.now();
 		this.prune(now);
 		let evicted: SessionRecord | undefined;

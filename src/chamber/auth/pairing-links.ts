@@ -35,7 +35,13 @@ export class PairingLinks {
 			this.links.delete(oldest);
 		}
 		const token = randomBytes(32).toString("base64url");
-		const record: PairingLinkRecord = { id: newId(), hash: sha256(token), createdAt: now, expiresAt: now + ttlMs, lineage };
+		const record: PairingLinkRecord = {
+			id: newId(),
+			hash: sha256(token),
+			createdAt: now,
+			expiresAt: now + ttlMs,
+			lineage,
+		};
 		this.links.set(record.hash, record);
 		return { token, record };
 	}

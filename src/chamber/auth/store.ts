@@ -161,9 +161,12 @@ export class AuthStore {
 	 * The cookie value and the browser key of a new signed-in browser. Throws `SessionLimitError` when every
 	 * slot is held by a browser that has used its session (see BrowserSessions.create).
 	 */
-	createBrowserSession(
-		origin: { via: "password" | "link"; lineage?: string[] } = { via: "password" },
-	): { id: string; token: string; key: string; expiresAt: number } {
+	createBrowserSession(origin: { via: "password" | "link"; lineage?: string[] } = { via: "password" }): {
+		id: string;
+		token: string;
+		key: string;
+		expiresAt: number;
+	} {
 		const created = this.sessions.create({ id: this.newId(), via: origin.via, lineage: origin.lineage ?? [] });
 		try {
 			this.save();
