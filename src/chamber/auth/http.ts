@@ -2,10 +2,12 @@
  * The chamber's auth over HTTP (docs/chamber-api.md, "Auth"): the `/api/auth` routes, the middleware that
  * guards every other `/api` route, and the origin check for state-changing requests.
  */
+import type { IncomingHttpHeaders } from "node:http";
 import type { HttpBindings } from "@hono/node-server";
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { parse as parseCookie } from "hono/utils/cookie";
 import { jsonError } from "../http-errors.js";
 import { LoginRateLimiter, WorkGate } from "./rate-limit.js";
 import { credentialRoutes } from "./credential-routes.js";
@@ -15,6 +17,7 @@ export const SESSION_COOKIE = "pier_session";
 /** The browser key returned by login and pairing; the page sends it with every request, next to the cookie. */
 export const BROWSER_KEY_HEADER = "x-pier-key";
 const MAX_BODY_BYTES = 16 * 1024;
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
 /** Who sent the request; `id` names the credential (the credential list's id), which mints under it. */
 export type Principal = { kind: "browser"; id: string } | { kind: "device"; id: string };
@@ -50,7 +53,7 @@ function identify(store: AuthStore, c: Context): Identity {
 	const browser: { verdict: BrowserCheck; id?: string } =
 		cookie === undefined ? { verdict: "no_session" } : store.identifyBrowser(cookie, c.req.header(BROWSER_KEY_HEADER));
 	if (browser.verdict === "ok" && browser.id !== undefined) return { principal: { kind: "browser", id: browser.id } };
-	const bearer = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(c.req.header("authorization") ?? "")?.[1];
+	const bearer = BEARER.exec(c.req.header("authorization") ?? "")?.[1];
 	const device = bearer === undefined ? undefined : store.verifyDeviceToken(bearer);
 	if (device) return { principal: { kind: "device", id: device.id } };
 	if (browser.verdict === "bad_key") {
@@ -61,6 +64,20 @@ function identify(store: AuthStore, c: Context): Identity {
 		};
 	}
 	return { code: "unauthorized", message: "sign in or send a device token" };
+}
+
+/**
+ * Whether a raw request's credentials verify, as `identify` would find (for sorting sockets before any route
+ * runs, connection-pools.ts). Verifying has the same effects as a route's check: a browser's first use is marked.
+ */
+export function requestAuthenticated(store: AuthStore, headers: IncomingHttpHeaders): boolean {
+	const cookie = parseCookie(headers.cookie ?? "", SESSION_COOKIE)[SESSION_COOKIE];
+	const key = headers[BROWSER_KEY_HEADER];
+	if (cookie !== undefined && store.checkBrowserSession(cookie, typeof key === "string" ? key : undefined) === "ok") {
+		return true;
+	}
+	const bearer = BEARER.exec(headers.authorization ?? "")?.[1];
+	return bearer !== undefined && store.verifyDeviceToken(bearer) !== undefined;
 }
 
 export function authenticate(store: AuthStore, c: Context): Principal | undefined {
