@@ -1,9 +1,9 @@
 /**
- * How long the daemon waits for a request and how many sockets it keeps. Node's defaults hold a slow partial
- * request for up to 60 s of headers plus a 30 s check interval (89 s measured), and never cap open sockets.
+ * How long the daemon waits for a request and how many sockets it keeps, by pool (connection-pools.ts). Node's
+ * defaults hold a slow partial request for up to 60 s of headers plus a 30 s check interval (89 s measured), and
+ * never cap open sockets.
  */
-import type { Server, ServerOptions } from "node:http";
-import type { Socket } from "node:net";
+import type { ServerOptions } from "node:http";
 
 export interface ConnectionLimits {
 	/** The whole header block must arrive within this. */
@@ -12,8 +12,14 @@ export interface ConnectionLimits {
 	requestTimeoutMs: number;
 	/** How often Node looks for requests past those deadlines: the precision of both. */
 	checkIntervalMs: number;
-	/** Open sockets at most, event streams included. */
+	/** Sockets of signed-in clients (a request's credentials verified), event streams included. */
 	maxConnections: number;
+	/** Sockets whose request came without valid credentials (sign-in pages, logins), from all addresses. */
+	maxUnauthenticated: number;
+	/** …and from one client address (every loopback client shares one). */
+	maxUnauthenticatedPerAddress: number;
+	/** Sockets that have not sent a whole request head yet; each has `headersTimeoutMs` to do so. */
+	maxPending: number;
 }
 
 export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
@@ -23,6 +29,12 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
 	checkIntervalMs: 1_000,
 	// A browser tab holds 2 event streams and a few requests; this leaves room for dozens of tabs and devices.
 	maxConnections: 256,
+	// A sign-in page loads a handful of files at once; a quarter of the signed-in share, and 16 per address.
+	maxUnauthenticated: 64,
+	maxUnauthenticatedPerAddress: 16,
+	// Cheap to hold (no request yet) and gone within the header timeout; generous so that, under a flood from
+	// the client's own address, a real socket's head is read before its turn to be evicted comes.
+	maxPending: 1024,
 };
 
 export function httpServerOptions(limits: ConnectionLimits): ServerOptions {
@@ -30,50 +42,5 @@ export function httpServerOptions(limits: ConnectionLimits): ServerOptions {
 		headersTimeout: limits.headersTimeoutMs,
 		requestTimeout: limits.requestTimeoutMs,
 		connectionsCheckingInterval: limits.checkIntervalMs,
-	};
-}
-
-/**
- * Past `max` open sockets, a new one makes room by closing the oldest socket that is not serving a request
- * (one still sending its headers, or idle between keep-alive requests): a flood of half-open connections then
- * only evicts itself, and a real request, whose headers arrive at once, gets through. When every socket is
- * answering a request (event streams), the new one is closed at once.
- */
-export function capConnections(server: Server, max: number): { readonly open: number } {
-	// Insertion order is age: the first idle entry is the oldest.
-	const sockets = new Map<Socket, { busy: number }>();
-	server.on("connection", (socket: Socket) => {
-		const state = { busy: 0 };
-		sockets.set(socket, state);
-		socket.once("close", () => sockets.delete(socket));
-		if (sockets.size <= max) return;
-		for (const [other, s] of sockets) {
-			if (other !== socket && s.busy === 0) {
-				// Forgotten now, not on its "close": the next arrival must not pick the same victim again.
-				sockets.delete(other);
-				other.destroy();
-				return;
-			}
-		}
-		sockets.delete(socket);
-		socket.destroy();
-	});
-	server.on("request", (req, res) => {
-		const state = sockets.get(req.socket);
-		if (!state) return;
-		state.busy++;
-		let done = false;
-		const finish = () => {
-			if (done) return;
-			done = true;
-			state.busy--;
-		};
-		res.once("finish", finish);
-		res.once("close", finish);
-	});
-	return {
-		get open() {
-			return sockets.size;
-		},
 	};
 }

@@ -3,7 +3,7 @@
  * is plain Hono (tests call it directly); `startChamber` serves it on a socket.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { type AddressInfo, isIP } from "node:net";
 import { basename, extname, join, normalize, resolve, sep } from "node:path";
 import { networkInterfaces } from "node:os";
@@ -12,11 +12,12 @@ import { serve } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { type AuthEnv, authRoutes, checkOrigin, requireAuth } from "./auth/http.js";
+import { type AuthEnv, authRoutes, checkOrigin, requestAuthenticated, requireAuth } from "./auth/http.js";
 import { removeDaemonRecord, writeDaemonRecord } from "./auth/pairing-inbox.js";
 import { AuthStore } from "./auth/store.js";
 import { Chamber, type ChamberOptions } from "./chamber.js";
-import { type ConnectionLimits, capConnections, DEFAULT_CONNECTION_LIMITS, httpServerOptions } from "./connections.js";
+import { connectionPools } from "./connection-pools.js";
+import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS, httpServerOptions } from "./connections.js";
 import type { EventChannel } from "./events/channel.js";
 import { SseClient } from "./events/sse.js";
 import { jsonError } from "./http-errors.js";
@@ -227,13 +228,19 @@ export async function startChamber(
 ): Promise<RunningChamber> {
 	const built = await chamberApp(options);
 	const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connections };
+	// Sockets are sorted by whether their requests' credentials verify, before any route runs.
+	const pools = connectionPools({ ...limits, maxAuthenticated: limits.maxConnections }, (req) =>
+		requestAuthenticated(built.auth, req.headers),
+	);
 	const server = serve({
 		fetch: built.app.fetch,
 		hostname: options.host,
 		port: options.port,
 		serverOptions: httpServerOptions(limits),
+		createServer: ((serverOptions: object, listener: Parameters<typeof pools.wrap>[0]) =>
+			createServer(serverOptions, pools.wrap(listener))) as typeof createServer,
 	}) as Server;
-	capConnections(server, limits.maxConnections);
+	pools.attach(server);
 	await new Promise<void>((done, fail) => {
 		server.once("listening", done);
 		server.once("error", fail);

@@ -100,6 +100,18 @@ describe("pairing and devices", () => {
 		await row.getByTestId("revoke-device").click();
 		await row.waitFor({ state: "detached", timeout: STEP });
 		await until(async () => (await device.call("GET", "/api/pi/sessions")).status === 401, "the revoked token refused");
+
+		// Another signed-in browser is listed as one, and revoked from here like a token.
+		const other = await apiFor(serve.url);
+		const otherId = (await other.call<{ current: string }>("GET", "/api/auth/credentials")).body.current;
+		await page.reload();
+		await page.getByTestId("pair-device").click();
+		const browserRow = page.locator(`[data-testid="credential"][data-credential-id="${otherId}"]`);
+		await browserRow.waitFor({ timeout: STEP });
+		assert.match((await browserRow.textContent()) ?? "", /Browser \(password\)/);
+		await browserRow.getByTestId("revoke-credential").click();
+		await browserRow.waitFor({ state: "detached", timeout: STEP });
+		assert.equal((await other.call("GET", "/api/pi/sessions")).status, 401, "the revoked browser is refused");
 		await context.close();
 	});
 });

@@ -244,7 +244,7 @@ test("guarded routes: cookie, device tokens, garbage and revocation", async () =
 	const creds = await login(app);
 	res = await app.request("/api/pi/whoami", { headers: creds });
 	assert.equal(res.status, 200);
-	assert.deepEqual(await res.json(), { kind: "browser" });
+	assert.equal(((await res.json()) as { kind: string }).kind, "browser");
 	// Either half alone is refused; the cookie alone says what is missing.
 	res = await app.request("/api/pi/whoami", { headers: { cookie: creds.cookie } });
 	assert.equal(res.status, 401);
@@ -273,7 +273,7 @@ test("guarded routes: cookie, device tokens, garbage and revocation", async () =
 	res = await app.request("/api/auth/tokens", { headers: bearer });
 	const listed = (await res.json()) as { tokens: Record<string, unknown>[] };
 	assert.equal(listed.tokens.length, 1);
-	assert.deepEqual(Object.keys(listed.tokens[0] ?? {}).sort(), ["createdAt", "id", "lastUsedAt", "name"]);
+	assert.deepEqual(Object.keys(listed.tokens[0] ?? {}).sort(), ["createdAt", "id", "lastUsedAt", "mintedBy", "name"]);
 	assert.ok(!JSON.stringify(listed).includes(created.token));
 
 	res = await app.request(`/api/auth/tokens/${created.id}`, {
@@ -281,7 +281,7 @@ test("guarded routes: cookie, device tokens, garbage and revocation", async () =
 		headers: { ...creds, "content-type": "application/json" },
 	});
 	assert.equal(res.status, 200);
-	assert.deepEqual(await res.json(), { ok: true });
+	assert.deepEqual(await res.json(), { ok: true, revoked: [created.id] });
 	res = await app.request("/api/pi/whoami", { headers: bearer });
 	assert.equal(res.status, 401);
 	res = await app.request(`/api/auth/tokens/${created.id}`, {
@@ -456,7 +456,7 @@ test("over a real socket: log in, then use the cookie", async () => {
 
 		const me = await fetch(`${base}/api/pi/whoami`, { headers: { cookie, "x-pier-key": key } });
 		assert.equal(me.status, 200);
-		assert.deepEqual(await me.json(), { kind: "browser" });
+		assert.equal(((await me.json()) as { kind: string }).kind, "browser");
 		const anon = await fetch(`${base}/api/pi/whoami`);
 		assert.equal(anon.status, 401);
 		await anon.body?.cancel();

@@ -107,6 +107,19 @@ async function request<T>(method: Method, path: string, body?: unknown): Promise
 
 type SignedIn = { ok: true; key: string };
 
+/** A credential the chamber honours (GET /api/auth/credentials; docs/chamber-api.md). */
+export interface Credential {
+	id: string;
+	kind: "device" | "browser" | "pairing";
+	name?: string;
+	createdAt?: string;
+	lastUsedAt?: string;
+	expiresAt?: string;
+	via?: "password" | "link";
+	mintedBy?: string;
+	source?: "pier pair";
+}
+
 const enc = encodeURIComponent;
 const session = (id: string) => `/api/pi/sessions/${enc(id)}`;
 
@@ -127,12 +140,10 @@ export const api = {
 	},
 	createPairingLink: () =>
 		request<{ token: string; expiresAt: number; urls?: string[] }>("POST", "/api/auth/pairing-links", {}),
-	listDevices: () =>
-		request<{ tokens: { id: string; name: string; createdAt: string; lastUsedAt?: string }[] }>(
-			"GET",
-			"/api/auth/tokens",
-		),
-	revokeDevice: (id: string) => request<{ ok: true }>("DELETE", `/api/auth/tokens/${enc(id)}`),
+	listCredentials: () => request<{ credentials: Credential[]; current: string }>("GET", "/api/auth/credentials"),
+	/** Revokes it and everything minted through it; answers the ids revoked. */
+	revokeCredential: (id: string) =>
+		request<{ ok: true; revoked: string[] }>("DELETE", `/api/auth/credentials/${enc(id)}`),
 
 	listSessions: (options: { archived?: boolean } = {}) =>
 		request<{ sessions: SessionSummary[] }>("GET", `/api/pi/sessions${options.archived ? "?archived=1" : ""}`),

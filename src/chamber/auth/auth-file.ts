@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { MAX_GENERATIONS } from "./lineage.js";
 
 export const FILE_VERSION = 1;
 // A hand-edited or hostile auth.json must not make a login allocate gigabytes.
@@ -22,6 +23,8 @@ export interface PasswordHash {
 }
 
 export interface SessionRecord {
+	/** Public: names the browser in the credential list. */
+	id: string;
 	/** SHA-256 of the cookie value. */
 	hash: string;
 	/** SHA-256 of the browser key the page sends as X-Pier-Key: the cookie alone is not a credential. */
@@ -30,6 +33,10 @@ export interface SessionRecord {
 	expiresAt: number;
 	/** Set by the first request after sign-in; sessions never used are the first to make room. */
 	lastUsedAt?: number;
+	/** How it signed in: the password, or a pairing link (the daemon's, or `pier pair`'s). */
+	via?: "password" | "link";
+	/** The credentials it was minted through, oldest first (lineage.ts); absent for a root. */
+	lineage?: string[];
 }
 
 export interface DeviceRecord {
@@ -38,6 +45,8 @@ export interface DeviceRecord {
 	hash: string;
 	createdAt: number;
 	lastUsedAt?: number;
+	/** The credentials it was minted through, oldest first (lineage.ts); absent for a root. */
+	lineage?: string[];
 }
 
 export interface AuthFile {
@@ -91,30 +100,44 @@ export function readAuthFile(path: string): AuthFile | undefined {
 	const file: AuthFile = { version: FILE_VERSION, browserSessions: [], deviceTokens: [] };
 	if (raw.password !== undefined) file.password = parsePassword(raw.password, fail);
 	if (!Array.isArray(raw.browserSessions)) return fail("browserSessions must be an array");
+	const ids = new Set<string>();
 	raw.browserSessions.forEach((s: unknown, i: number) => {
 		if (
 			!isRecord(s) ||
+			(s.id !== undefined && !isNonEmptyString(s.id)) ||
+			(s.via !== undefined && s.via !== "password" && s.via !== "link") ||
+			!isLineage(s.lineage) ||
 			!isNonEmptyString(s.hash) ||
 			!isTime(s.createdAt) ||
 			!isTime(s.expiresAt) ||
 			(s.keyHash !== undefined && !isNonEmptyString(s.keyHash)) ||
 			(s.lastUsedAt !== undefined && !isTime(s.lastUsedAt))
 		) {
-			fail(`browserSessions[${i}] must be {hash, keyHash, createdAt, expiresAt, lastUsedAt?}`);
+			fail(
+				`browserSessions[${i}] must be {id, hash, keyHash, createdAt, expiresAt, lastUsedAt?, via?, lineage?} ` +
+					`(lineage: at most ${MAX_GENERATIONS} ids)`,
+			);
+		} else if (s.id !== undefined && ids.has(s.id)) {
+			fail(`browserSessions[${i}] repeats the id ${JSON.stringify(s.id)}`);
 		} else if (s.keyHash !== undefined) {
+			// Sessions from before ids get one now; it is saved with the next write.
+			const id = s.id ?? randomBytes(9).toString("base64url");
+			ids.add(id);
 			file.browserSessions.push({
+				id,
 				hash: s.hash,
 				keyHash: s.keyHash,
 				createdAt: s.createdAt,
 				expiresAt: s.expiresAt,
 				...(s.lastUsedAt !== undefined ? { lastUsedAt: s.lastUsedAt } : {}),
+				...(s.via !== undefined ? { via: s.via } : {}),
+				...(s.lineage !== undefined ? { lineage: s.lineage } : {}),
 			});
 		}
 		// A session from before browser keys (no keyHash) is dropped: its cookie alone could be replayed, so
 		// that browser signs in once more.
 	});
 	if (!Array.isArray(raw.deviceTokens)) return fail("deviceTokens must be an array");
-	const ids = new Set<string>();
 	raw.deviceTokens.forEach((d: unknown, i: number) => {
 		if (
 			!isRecord(d) ||
@@ -122,9 +145,13 @@ export function readAuthFile(path: string): AuthFile | undefined {
 			typeof d.name !== "string" ||
 			!isNonEmptyString(d.hash) ||
 			!isTime(d.createdAt) ||
-			(d.lastUsedAt !== undefined && !isTime(d.lastUsedAt))
+			(d.lastUsedAt !== undefined && !isTime(d.lastUsedAt)) ||
+			!isLineage(d.lineage)
 		) {
-			fail(`deviceTokens[${i}] must be {id, name, hash, createdAt, lastUsedAt?}`);
+			fail(
+				`deviceTokens[${i}] must be {id, name, hash, createdAt, lastUsedAt?, lineage?} ` +
+					`(lineage: at most ${MAX_GENERATIONS} ids)`,
+			);
 		} else if (ids.has(d.id)) {
 			fail(`deviceTokens[${i}] repeats the id ${JSON.stringify(d.id)}`);
 		} else {
@@ -135,6 +162,7 @@ export function readAuthFile(path: string): AuthFile | undefined {
 				hash: d.hash,
 				createdAt: d.createdAt,
 				...(d.lastUsedAt !== undefined ? { lastUsedAt: d.lastUsedAt } : {}),
+				...(d.lineage !== undefined ? { lineage: d.lineage } : {}),
 			});
 		}
 	});
@@ -163,6 +191,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function isNonEmptyString(value: unknown): value is string {
 	return typeof value === "string" && value.length > 0;
+}
+
+function isLineage(value: unknown): value is string[] | undefined {
+	return (
+		value === undefined ||
+		(Array.isArray(value) && value.length <= MAX_GENERATIONS && value.every((id) => isNonEmptyString(id)))
+	);
 }
 
 function isTime(value: unknown): value is number {

@@ -6,6 +6,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { SessionRecord } from "./auth-file.js";
+import { descendsFrom } from "./lineage.js";
 
 export const BROWSER_SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** Bounds auth.json and the map whatever a client does. */
@@ -42,7 +43,12 @@ export class BrowserSessions {
 	 * sign-ins (1,000 logins used to sign every other browser out); when all slots are such browsers, the new
 	 * sign-in is refused instead.
 	 */
-	create(): { token: string; key: string; record: SessionRecord; evicted?: SessionRecord } {
+	create(origin: { id: string; via: "password" | "link"; lineage: string[] }): {
+		token: string;
+		key: string;
+		record: SessionRecord;
+		evicted?: SessionRecord;
+	} {
 		const now = this.now();
 		this.prune(now);
 		let evicted: SessionRecord | undefined;
@@ -59,10 +65,13 @@ export class BrowserSessions {
 		const token = randomBytes(32).toString("base64url");
 		const key = randomBytes(32).toString("base64url");
 		const record: SessionRecord = {
+			id: origin.id,
 			hash: sha256(token),
 			keyHash: sha256(key),
 			createdAt: now,
 			expiresAt: now + BROWSER_SESSION_TTL_MS,
+			via: origin.via,
+			...(origin.lineage.length > 0 ? { lineage: origin.lineage } : {}),
 		};
 		this.records.set(record.hash, record);
 		return { token, key, record, ...(evicted ? { evicted } : {}) };
@@ -81,7 +90,7 @@ export class BrowserSessions {
 	check(
 		token: string | undefined,
 		key: string | undefined,
-	): { verdict: BrowserCheck; firstUse?: boolean; expired?: boolean } {
+	): { verdict: BrowserCheck; record?: SessionRecord; firstUse?: boolean; expired?: boolean } {
 		if (!isPlausibleSecret(token)) return { verdict: "no_session" };
 		// Looking up the hash (not the token) leaks nothing useful through timing: the hash prefix of a guess
 		// says nothing about a token whose hash matches it.
@@ -95,13 +104,28 @@ export class BrowserSessions {
 		if (!isPlausibleSecret(key) || !sameHash(sha256(key), record.keyHash)) return { verdict: "bad_key" };
 		const firstUse = record.lastUsedAt === undefined;
 		record.lastUsedAt = now;
-		return { verdict: "ok", firstUse };
+		return { verdict: "ok", record, firstUse };
 	}
 
 	/** Removes the session the cookie names; the key is not needed to sign out. */
 	revoke(token: string | undefined): boolean {
 		if (!isPlausibleSecret(token)) return false;
 		return this.records.delete(sha256(token));
+	}
+
+	/** Removes the sessions named in `revoked` and those minted through one of them; returns their ids. */
+	revokeIds(revoked: ReadonlySet<string>): string[] {
+		const gone: string[] = [];
+		for (const [hash, s] of this.records) {
+			if (!revoked.has(s.id) && !descendsFrom(s.lineage, revoked)) continue;
+			this.records.delete(hash);
+			gone.push(s.id);
+		}
+		return gone;
+	}
+
+	byId(id: string): SessionRecord | undefined {
+		return this.list().find((s) => s.id === id);
 	}
 
 	clear(): void {

@@ -2,23 +2,25 @@
  * The chamber's auth over HTTP (docs/chamber-api.md, "Auth"): the `/api/auth` routes, the middleware that
  * guards every other `/api` route, and the origin check for state-changing requests.
  */
+import type { IncomingHttpHeaders } from "node:http";
 import type { HttpBindings } from "@hono/node-server";
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { parse as parseCookie } from "hono/utils/cookie";
 import { jsonError } from "../http-errors.js";
 import { LoginRateLimiter, WorkGate } from "./rate-limit.js";
-import { type AuthStore, BROWSER_SESSION_TTL_MS, type DeviceTokenInfo, SessionLimitError } from "./store.js";
+import { credentialRoutes } from "./credential-routes.js";
+import { type AuthStore, BROWSER_SESSION_TTL_MS, type BrowserCheck, SessionLimitError } from "./store.js";
 
 export const SESSION_COOKIE = "pier_session";
 /** The browser key returned by login and pairing; the page sends it with every request, next to the cookie. */
 export const BROWSER_KEY_HEADER = "x-pier-key";
-export const PAIRING_TTL_DEFAULT_SECONDS = 600;
-export const PAIRING_TTL_MAX_SECONDS = 3600;
 const MAX_BODY_BYTES = 16 * 1024;
-const MAX_TOKEN_NAME_LENGTH = 100;
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
-export type Principal = { kind: "browser" } | { kind: "device"; id: string };
+/** Who sent the request; `id` names the credential (the credential list's id), which mints under it. */
+export type Principal = { kind: "browser"; id: string } | { kind: "device"; id: string };
 export type AuthVariables = { principal: Principal };
 export type AuthEnv = { Variables: AuthVariables };
 
@@ -32,22 +34,6 @@ export interface SignedInResponse {
 	ok: true;
 	key: string;
 }
-export interface PairingLinkResponse {
-	token: string;
-	/** epoch ms */
-	expiresAt: number;
-	/** Every address the daemon serves (loopback, and LAN addresses when bound wide): the link may use any. */
-	urls?: string[];
-}
-export interface DeviceTokenListResponse {
-	tokens: DeviceTokenInfo[];
-}
-export interface CreatedDeviceTokenResponse {
-	id: string;
-	name: string;
-	token: string;
-}
-
 export interface AuthRoutesOptions {
 	/** Defaults to 5 failures per 60 s per client key. */
 	limiter?: LoginRateLimiter;
@@ -64,13 +50,13 @@ type Identity = { principal: Principal } | { code: "unauthorized" | "browser_key
 /** Who sent the request: the session cookie with its browser key, or a bearer device token. */
 function identify(store: AuthStore, c: Context): Identity {
 	const cookie = getCookie(c, SESSION_COOKIE);
-	const browser =
-		cookie === undefined ? "no_session" : store.checkBrowserSession(cookie, c.req.header(BROWSER_KEY_HEADER));
-	if (browser === "ok") return { principal: { kind: "browser" } };
-	const bearer = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(c.req.header("authorization") ?? "")?.[1];
+	const browser: { verdict: BrowserCheck; id?: string } =
+		cookie === undefined ? { verdict: "no_session" } : store.identifyBrowser(cookie, c.req.header(BROWSER_KEY_HEADER));
+	if (browser.verdict === "ok" && browser.id !== undefined) return { principal: { kind: "browser", id: browser.id } };
+	const bearer = BEARER.exec(c.req.header("authorization") ?? "")?.[1];
 	const device = bearer === undefined ? undefined : store.verifyDeviceToken(bearer);
 	if (device) return { principal: { kind: "device", id: device.id } };
-	if (browser === "bad_key") {
+	if (browser.verdict === "bad_key") {
 		// The cookie reaches every server on this host (cookies ignore the port); the key does not.
 		return {
 			code: "browser_key_required",
@@ -78,6 +64,20 @@ function identify(store: AuthStore, c: Context): Identity {
 		};
 	}
 	return { code: "unauthorized", message: "sign in or send a device token" };
+}
+
+/**
+ * Whether a raw request's credentials verify, as `identify` would find (for sorting sockets before any route
+ * runs, connection-pools.ts). Verifying has the same effects as a route's check: a browser's first use is marked.
+ */
+export function requestAuthenticated(store: AuthStore, headers: IncomingHttpHeaders): boolean {
+	const cookie = parseCookie(headers.cookie ?? "", SESSION_COOKIE)[SESSION_COOKIE];
+	const key = headers[BROWSER_KEY_HEADER];
+	if (cookie !== undefined && store.checkBrowserSession(cookie, typeof key === "string" ? key : undefined) === "ok") {
+		return true;
+	}
+	const bearer = BEARER.exec(headers.authorization ?? "")?.[1];
+	return bearer !== undefined && store.verifyDeviceToken(bearer) !== undefined;
 }
 
 export function authenticate(store: AuthStore, c: Context): Principal | undefined {
@@ -174,10 +174,9 @@ export function authRoutes(store: AuthStore, options: AuthRoutesOptions = {}): H
 		const body = await readBody(c, ["token"]);
 		if (body instanceof Response) return body;
 		if (typeof body.token !== "string") return jsonError(c, 400, "bad_request", "token must be a string");
-		if (!store.consumePairingToken(body.token)) {
-			return jsonError(c, 401, "bad_pairing_token", "the pairing link is unknown, used or expired");
-		}
-		return signIn(c, store);
+		const link = store.consumePairingToken(body.token);
+		if (!link) return jsonError(c, 401, "bad_pairing_token", "the pairing link is unknown, used or expired");
+		return signIn(c, store, { via: "link", lineage: link.lineage });
 	});
 
 	app.post("/logout", requireAuth(store), async (c) => {
@@ -188,44 +187,7 @@ export function authRoutes(store: AuthStore, options: AuthRoutesOptions = {}): H
 		return c.json({ ok: true });
 	});
 
-	app.post("/pairing-links", requireAuth(store), async (c) => {
-		const body = await readBody(c, ["ttlSeconds"]);
-		if (body instanceof Response) return body;
-		const ttl = body.ttlSeconds ?? PAIRING_TTL_DEFAULT_SECONDS;
-		if (typeof ttl !== "number" || !Number.isInteger(ttl) || ttl < 1 || ttl > PAIRING_TTL_MAX_SECONDS) {
-			return jsonError(c, 400, "bad_request", `ttlSeconds must be an integer from 1 to ${PAIRING_TTL_MAX_SECONDS}`);
-		}
-		const urls = options.urls?.() ?? [];
-		const answer: PairingLinkResponse = { ...store.createPairingToken(ttl * 1000), ...(urls.length ? { urls } : {}) };
-		return c.json(answer);
-	});
-
-	app.get("/tokens", requireAuth(store), (c) => {
-		const answer: DeviceTokenListResponse = { tokens: store.listDeviceTokens() };
-		return c.json(answer);
-	});
-
-	app.post("/tokens", requireAuth(store), async (c) => {
-		const body = await readBody(c, ["name"]);
-		if (body instanceof Response) return body;
-		const name = typeof body.name === "string" ? body.name.trim() : "";
-		if (!name || name.length > MAX_TOKEN_NAME_LENGTH) {
-			return jsonError(c, 400, "bad_request", `name must be a string of 1 to ${MAX_TOKEN_NAME_LENGTH} characters`);
-		}
-		let created: CreatedDeviceTokenResponse;
-		try {
-			created = store.createDeviceToken(name);
-		} catch (error) {
-			if (error instanceof RangeError) return jsonError(c, 400, "bad_request", error.message);
-			throw error;
-		}
-		return c.json(created);
-	});
-
-	app.delete("/tokens/:id", requireAuth(store), (c) => {
-		if (!store.revokeDeviceToken(c.req.param("id"))) return jsonError(c, 404, "not_found", "no such device token");
-		return c.json({ ok: true });
-	});
+	app.route("/", credentialRoutes(store, { urls: options.urls }));
 
 	return app;
 }
@@ -241,10 +203,14 @@ function rateLimited(c: Context, seconds: number): Response {
 	return jsonError(c, 429, "rate_limited", `too many login attempts; retry in ${seconds} s`);
 }
 
-function signIn(c: Context, store: AuthStore): Response {
+function signIn(
+	c: Context,
+	store: AuthStore,
+	origin: { via: "password" | "link"; lineage?: string[] } = { via: "password" },
+): Response {
 	let session: { token: string; key: string };
 	try {
-		session = store.createBrowserSession();
+		session = store.createBrowserSession(origin);
 	} catch (error) {
 		if (error instanceof SessionLimitError) return jsonError(c, 503, "session_limit", error.message);
 		throw error;
@@ -266,7 +232,7 @@ function setSessionCookie(c: Context, token: string): void {
 }
 
 /** An empty body reads as `{}`; anything else must be a JSON object with only the `allowed` fields. */
-async function readBody(c: Context, allowed: readonly string[]): Promise<Record<string, unknown> | Response> {
+export async function readBody(c: Context, allowed: readonly string[]): Promise<Record<string, unknown> | Response> {
 	const text = await c.req.text();
 	if (text.trim() === "") return {};
 	let parsed: unknown;

@@ -13,7 +13,7 @@ const INBOX = "pairing-inbox.json";
 const DAEMON = "daemon.json";
 const MAX_INBOX = 100;
 
-interface InboxEntry {
+export interface InboxEntry {
 	hash: string;
 	expiresAt: number;
 }
@@ -57,6 +57,21 @@ export function takePairingToken(stateDir: string, token: string | undefined, no
 		`${JSON.stringify(entries.filter((e) => e !== found && e.expiresAt > now))}\n`,
 	);
 	return found.expiresAt > now;
+}
+
+/** The links `pier pair` minted that the daemon has not taken yet (unexpired). */
+export function inboxLinks(stateDir: string, now = Date.now()): InboxEntry[] {
+	return readInbox(stateDir).filter((e) => e.expiresAt > now);
+}
+
+/** Revokes the unused `pier pair` link whose hash starts with `hashPrefix`; false when there is none. */
+export function dropInboxLink(stateDir: string, hashPrefix: string, now = Date.now()): boolean {
+	const entries = readInbox(stateDir);
+	const live = entries.filter((e) => e.expiresAt > now);
+	const kept = live.filter((e) => !(hashPrefix.length > 0 && e.hash.startsWith(hashPrefix)));
+	if (kept.length === live.length) return false;
+	writeFileAtomic(join(stateDir, INBOX), `${JSON.stringify(kept)}\n`);
+	return true;
 }
 
 export function writeDaemonRecord(stateDir: string, record: DaemonRecord): void {

@@ -1,8 +1,9 @@
 /**
  * The chamber's credentials: the UI password (as an scrypt hash), browser sessions (browser-sessions.ts) and
- * device tokens, kept in `<stateDir>/auth.json` (auth-file.ts), plus one-time pairing tokens kept in memory
- * (the daemon's own) or in `<stateDir>/pairing-inbox.json` (`pier pair`'s). Secrets that we hand out are stored as SHA-256 hashes, so a leaked auth.json cannot be replayed as a
- * cookie, a browser key or a bearer token.
+ * device tokens, kept in `<stateDir>/auth.json` (auth-file.ts), plus one-time pairing links kept in memory
+ * (the daemon's own, pairing-links.ts) or in `<stateDir>/pairing-inbox.json` (`pier pair`'s). Secrets that we
+ * hand out are stored as SHA-256 hashes, so a leaked auth.json cannot be replayed as a cookie, a browser key or a
+ * bearer token. Every credential records what minted it (lineage.ts): revoking one revokes its descendants.
  */
 import { dirname } from "node:path";
 import { randomBytes, type ScryptOptions, scrypt as scryptCallback, timingSafeEqual } from "node:crypto";
@@ -16,7 +17,10 @@ import {
 	writeFileAtomic,
 } from "./auth-file.js";
 import { type BrowserCheck, BrowserSessions, isPlausibleSecret, sha256 } from "./browser-sessions.js";
-import { takePairingToken } from "./pairing-inbox.js";
+import { type CredentialInfo, describeCredentials, INBOX_ID_PREFIX } from "./credential-list.js";
+import { childLineage, descendsFrom, mintedBy } from "./lineage.js";
+import { dropInboxLink, inboxLinks, takePairingToken } from "./pairing-inbox.js";
+import { PairingLinks } from "./pairing-links.js";
 
 export type { PasswordHash } from "./auth-file.js";
 export { BROWSER_SESSION_TTL_MS, type BrowserCheck, SessionLimitError } from "./browser-sessions.js";
@@ -25,7 +29,6 @@ export const DEVICE_TOKEN_PREFIX = "pier_dt_";
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 64, saltBytes: 16 } as const;
 // Bounds that keep the file and the in-memory maps small whatever a client does.
 const MAX_DEVICE_TOKENS = 256;
-const MAX_PAIRING_TOKENS = 1000;
 const MAX_PASSWORD_LENGTH = 4096;
 const MAX_TOKEN_NAME_LENGTH = 100;
 // lastUsedAt is informational; writing the file on every request would be wasteful, hourly is precise enough.
@@ -38,6 +41,14 @@ export interface DeviceTokenInfo {
 	createdAt: string;
 	/** ISO 8601 */
 	lastUsedAt?: string;
+	/** The credential that minted it (it may since be gone); absent when minted by the daemon's own code. */
+	mintedBy?: string;
+}
+
+export type { CredentialInfo } from "./credential-list.js";
+/** Who mints a credential: the credential a request came with. */
+export interface Minter {
+	id: string;
 }
 
 export interface CreatedDeviceToken {
@@ -48,6 +59,7 @@ export interface CreatedDeviceToken {
 }
 
 export interface PairingToken {
+	id: string;
 	token: string;
 	/** epoch ms */
 	expiresAt: number;
@@ -66,7 +78,7 @@ export class AuthStore {
 	private password: PasswordHash | undefined;
 	private readonly sessions: BrowserSessions;
 	private readonly devices = new Map<string, DeviceRecord>();
-	private readonly pairing = new Map<string, number>();
+	private readonly pairing: PairingLinks;
 	private readonly lastUsedPersisted = new Map<string, number>();
 	private dirty = false;
 
@@ -75,6 +87,7 @@ export class AuthStore {
 		this.now = options.now ?? Date.now;
 		const file = readAuthFile(path);
 		this.sessions = new BrowserSessions(this.now, file?.browserSessions, options.maxBrowserSessions);
+		this.pairing = new PairingLinks(this.now);
 		if (!file) return;
 		this.password = file.password;
 		for (const d of file.deviceTokens) {
@@ -148,20 +161,30 @@ export class AuthStore {
 	 * The cookie value and the browser key of a new signed-in browser. Throws `SessionLimitError` when every
 	 * slot is held by a browser that has used its session (see BrowserSessions.create).
 	 */
-	createBrowserSession(): { token: string; key: string; expiresAt: number } {
-		const created = this.sessions.create();
+	createBrowserSession(origin: { via: "password" | "link"; lineage?: string[] } = { via: "password" }): {
+		id: string;
+		token: string;
+		key: string;
+		expiresAt: number;
+	} {
+		const created = this.sessions.create({ id: this.newId(), via: origin.via, lineage: origin.lineage ?? [] });
 		try {
 			this.save();
 		} catch (error) {
 			this.sessions.undo(created);
 			throw error;
 		}
-		return { token: created.token, key: created.key, expiresAt: created.record.expiresAt };
+		return { id: created.record.id, token: created.token, key: created.key, expiresAt: created.record.expiresAt };
 	}
 
 	/** The cookie and the key together; either alone is `no_session` or `bad_key`. */
 	checkBrowserSession(token: string | undefined, key: string | undefined): BrowserCheck {
-		const { verdict, firstUse, expired } = this.sessions.check(token, key);
+		return this.identifyBrowser(token, key).verdict;
+	}
+
+	/** As checkBrowserSession, with the session's id when it is `ok`. */
+	identifyBrowser(token: string | undefined, key: string | undefined): { verdict: BrowserCheck; id?: string } {
+		const { verdict, record, firstUse, expired } = this.sessions.check(token, key);
 		if (expired) this.dirty = true;
 		if (firstUse) {
 			try {
@@ -173,13 +196,17 @@ export class AuthStore {
 		} else if (verdict === "ok") {
 			this.dirty = true;
 		}
-		return verdict;
+		return record ? { verdict, id: record.id } : { verdict };
 	}
 
 	verifyBrowserSession(token: string | undefined, key: string | undefined): boolean {
 		return this.checkBrowserSession(token, key) === "ok";
 	}
 
+	/**
+	 * Signing out: ends this browser only. What it minted stays (listed, and still revoked with anything this
+	 * browser descends from, since each credential keeps its whole lineage).
+	 */
 	revokeBrowserSession(token: string | undefined): boolean {
 		if (!this.sessions.revoke(token)) return false;
 		this.save();
@@ -193,7 +220,7 @@ export class AuthStore {
 
 	// ---- device tokens -----------------------------------------------------------------------------
 
-	createDeviceToken(name: string): CreatedDeviceToken {
+	createDeviceToken(name: string, minter?: Minter): CreatedDeviceToken {
 		const trimmed = typeof name === "string" ? name.trim() : "";
 		if (!trimmed || trimmed.length > MAX_TOKEN_NAME_LENGTH) {
 			throw new RangeError(`device token name must be 1-${MAX_TOKEN_NAME_LENGTH} characters`);
@@ -201,10 +228,16 @@ export class AuthStore {
 		if (this.devices.size >= MAX_DEVICE_TOKENS) {
 			throw new RangeError(`at most ${MAX_DEVICE_TOKENS} device tokens; revoke one first`);
 		}
-		let id = randomBytes(9).toString("base64url");
-		while (this.devices.has(id)) id = randomBytes(9).toString("base64url");
+		const lineage = this.lineageBelow(minter);
+		const id = this.newId();
 		const token = DEVICE_TOKEN_PREFIX + randomBytes(32).toString("base64url");
-		this.devices.set(id, { id, name: trimmed, hash: sha256(token), createdAt: this.now() });
+		this.devices.set(id, {
+			id,
+			name: trimmed,
+			hash: sha256(token),
+			createdAt: this.now(),
+			...(lineage.length > 0 ? { lineage } : {}),
+		});
 		try {
 			this.save();
 		} catch (error) {
@@ -220,15 +253,13 @@ export class AuthStore {
 			name: d.name,
 			createdAt: new Date(d.createdAt).toISOString(),
 			...(d.lastUsedAt !== undefined ? { lastUsedAt: new Date(d.lastUsedAt).toISOString() } : {}),
+			...(mintedBy(d.lineage) !== undefined ? { mintedBy: mintedBy(d.lineage) } : {}),
 		}));
 	}
 
+	/** Revokes the device token `id` and everything minted through it (see revokeCredential). */
 	revokeDeviceToken(id: string): boolean {
-		// Revocation takes effect in memory even if the write fails; the error still reaches the caller.
-		if (!this.devices.delete(id)) return false;
-		this.lastUsedPersisted.delete(id);
-		this.save();
-		return true;
+		return this.devices.has(id) && this.revokeCredential(id) !== undefined;
 	}
 
 	/** Returns the token's identity when it is valid. */
@@ -252,35 +283,74 @@ export class AuthStore {
 		return undefined;
 	}
 
-	// ---- pairing tokens ----------------------------------------------------------------------------
+	// ---- pairing links ----------------------------------------------------------------------------
 
-	/**
-	 * In memory only: a restart invalidates outstanding links, which errs on the safe side. Links that
-	 * `pier pair` minted wait in the state directory instead (pairing-inbox.ts).
-	 */
-	createPairingToken(ttlMs: number): PairingToken {
-		if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new RangeError("pairing token ttl must be a positive number");
-		const now = this.now();
-		for (const [hash, expiresAt] of this.pairing) if (expiresAt <= now) this.pairing.delete(hash);
-		while (this.pairing.size >= MAX_PAIRING_TOKENS) {
-			const oldest = this.pairing.keys().next().value;
-			if (oldest === undefined) break;
-			this.pairing.delete(oldest);
-		}
-		const token = randomBytes(32).toString("base64url");
-		const expiresAt = now + ttlMs;
-		this.pairing.set(sha256(token), expiresAt);
-		return { token, expiresAt };
+	/** A one-time link; the browser it signs in is minted through `minter` (pairing-links.ts). */
+	createPairingToken(ttlMs: number, minter?: Minter): PairingToken {
+		const { token, record } = this.pairing.create(ttlMs, this.lineageBelow(minter), () => this.newId());
+		return { id: record.id, token, expiresAt: record.expiresAt };
 	}
 
-	consumePairingToken(token: string | undefined): boolean {
-		if (!isPlausibleSecret(token)) return false;
-		const hash = sha256(token);
-		const expiresAt = this.pairing.get(hash);
-		// Not one of ours: perhaps `pier pair` minted it for this state directory.
-		if (expiresAt === undefined) return takePairingToken(dirname(this.path), token, this.now());
-		this.pairing.delete(hash);
-		return expiresAt > this.now();
+	/** Uses up a link: the lineage the browser it signs in gets, or `false` when it is unknown, used or expired. */
+	consumePairingToken(token: string | undefined): { lineage: string[] } | false {
+		const link = this.pairing.consume(token);
+		if (link) return { lineage: link.lineage };
+		// Not one of ours: perhaps `pier pair` minted it for this state directory (a root, like a password login).
+		if (link === undefined && takePairingToken(dirname(this.path), token, this.now())) return { lineage: [] };
+		return false;
+	}
+
+	// ---- every credential --------------------------------------------------------------------------
+
+	/** Device tokens, signed-in browsers and unused pairing links (the daemon's and `pier pair`'s). */
+	listCredentials(): CredentialInfo[] {
+		return describeCredentials({
+			devices: [...this.devices.values()],
+			browsers: this.sessions.list(),
+			links: this.pairing.list(),
+			inbox: inboxLinks(dirname(this.path), this.now()),
+		});
+	}
+
+	/**
+	 * Revokes the credential `id` and, transitively, every token, pairing link and browser minted through it. The
+	 * revocation takes effect in memory even if the write fails; the error still reaches the caller. `undefined`
+	 * when no credential has that id.
+	 */
+	revokeCredential(id: string): string[] | undefined {
+		if (id.startsWith(INBOX_ID_PREFIX)) {
+			return dropInboxLink(dirname(this.path), id.slice(INBOX_ID_PREFIX.length), this.now()) ? [id] : undefined;
+		}
+		if (!this.devices.has(id) && !this.sessions.byId(id) && !this.pairing.has(id)) return undefined;
+		const revoked = new Set([id]);
+		const gone: string[] = [];
+		for (const [key, d] of this.devices) {
+			if (!revoked.has(key) && !descendsFrom(d.lineage, revoked)) continue;
+			this.devices.delete(key);
+			this.lastUsedPersisted.delete(key);
+			gone.push(key);
+		}
+		gone.push(...this.sessions.revokeIds(revoked), ...this.pairing.revoke(revoked));
+		this.save();
+		return gone;
+	}
+
+	/** The lineage of what `minter` mints: its own, and itself. */
+	private lineageBelow(minter: Minter | undefined): string[] {
+		if (!minter) return [];
+		const own = this.devices.get(minter.id)?.lineage ?? this.sessions.byId(minter.id)?.lineage;
+		if (!this.devices.has(minter.id) && !this.sessions.byId(minter.id)) {
+			throw new RangeError("the credential minting this was revoked");
+		}
+		return childLineage(own ?? [], minter.id);
+	}
+
+	/** Ids are public; one space for every kind, so a revocation names exactly one credential. */
+	private newId(): string {
+		for (;;) {
+			const id = randomBytes(9).toString("base64url");
+			if (!this.devices.has(id) && !this.sessions.byId(id) && !this.pairing.has(id)) return id;
+		}
 	}
 
 	// ---- persistence -------------------------------------------------------------------------------

@@ -1,13 +1,12 @@
 /**
  * "Pair a device": a one-time, short-lived sign-in link for a phone or another browser, for each address the
- * daemon serves (a phone needs the LAN one), as text and as a QR code; and the device tokens, to revoke. The
+ * daemon serves (a phone needs the LAN one), as text and as a QR code; and every credential, to revoke. The
  * token travels in the URL fragment, which browsers never send to a server or put in a Referer.
  */
 import qrcode from "qrcode-generator";
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api, describeError } from "../api.js";
-import { relativeTime } from "../format.js";
-import { visible } from "../visible.js";
+import { Credentials } from "./Credentials.js";
 
 interface Link {
 	token: string;
@@ -35,46 +34,6 @@ function QrCode({ text }: { text: string }) {
 			<rect width="100%" height="100%" fill="#fff" />
 			<path d={cells.join("")} fill="#000" />
 		</svg>
-	);
-}
-
-function Devices() {
-	const [devices, setDevices] = useState<Awaited<ReturnType<typeof api.listDevices>>["tokens"]>([]);
-	const [error, setError] = useState<string | undefined>();
-	const load = () =>
-		api.listDevices().then(
-			(r) => setDevices(r.tokens),
-			(err) => setError(describeError(err)),
-		);
-	useEffect(() => void load(), []);
-	if (devices.length === 0 && !error) return null;
-	return (
-		<div class="devices">
-			<h3>Devices with a token</h3>
-			<ul data-testid="device-list">
-				{devices.map((d) => (
-					<li key={d.id} data-testid="device" data-device-id={d.id}>
-						<span>{visible(d.name)}</span>
-						<span class="muted">
-							created {relativeTime(d.createdAt)}
-							{d.lastUsedAt ? ` · used ${relativeTime(d.lastUsedAt)}` : " · never used"}
-						</span>
-						<button
-							type="button"
-							data-testid="revoke-device"
-							onClick={() => void api.revokeDevice(d.id).then(load, (err) => setError(describeError(err)))}
-						>
-							Revoke
-						</button>
-					</li>
-				))}
-			</ul>
-			{error && (
-				<div class="inline-error" role="alert">
-					{error}
-				</div>
-			)}
-		</div>
 	);
 }
 
@@ -143,7 +102,7 @@ export function PairDevice() {
 						{error}
 					</div>
 				)}
-				<Devices />
+				<Credentials />
 			</div>
 		</details>
 	);
