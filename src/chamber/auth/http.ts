@@ -67,14 +67,17 @@ function identify(store: AuthStore, c: Context): Identity {
 }
 
 /**
- * Whether a raw request's credentials verify, as `identify` would find (for sorting sockets before any route
- * runs, connection-pools.ts). Verifying has the same effects as a route's check: a browser's first use is marked.
+ * Whether a raw request comes from a signed-in client, for sorting its socket before any route runs
+ * (connection-pools.ts). A live browser cookie counts without its key: a page load and its scripts carry only the
+ * cookie, and a signed-in browser must be able to reload under a flood. Routes still ask for both. Verifying has
+ * the same effects as a route's check: a browser's first use is marked.
  */
 export function requestAuthenticated(store: AuthStore, headers: IncomingHttpHeaders): boolean {
 	const cookie = parseCookie(headers.cookie ?? "", SESSION_COOKIE)[SESSION_COOKIE];
 	const key = headers[BROWSER_KEY_HEADER];
-	if (cookie !== undefined && store.checkBrowserSession(cookie, typeof key === "string" ? key : undefined) === "ok") {
-		return true;
+	if (cookie !== undefined) {
+		const verdict = store.checkBrowserSession(cookie, typeof key === "string" ? key : undefined);
+		if (verdict === "ok" || (verdict === "bad_key" && key === undefined)) return true;
 	}
 	const bearer = BEARER.exec(headers.authorization ?? "")?.[1];
 	return bearer !== undefined && store.verifyDeviceToken(bearer) !== undefined;
