@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { isAbsolute, join, resolve, sep } from "node:path";
 import { loadManifest, type RuntimeKind } from "../manifest.js";
+import { DIGEST_SKIPS } from "./digest-scope.js";
 
 export interface ExtensionIdentity {
 	id: string;
@@ -35,7 +36,7 @@ export function packageDigest(root: string): string {
 	const walk = (rel: string) => {
 		const names = readdirSync(rel ? join(root, rel) : root).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 		for (const name of names) {
-			if (name === ".git") continue;
+			if (name === DIGEST_SKIPS) continue;
 			const path = rel ? `${rel}/${name}` : name;
 			const stat = lstatSync(join(root, path));
 			if (stat.isDirectory()) walk(path);
