@@ -4,9 +4,9 @@
  * the same directory with changed code, holds nothing until the user grants again.
  */
 import { createHash } from "node:crypto";
-import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
-import { isAbsolute, join, resolve, sep } from "node:path";
-import { loadManifest, type RuntimeKind } from "../manifest.js";
+import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
+import { basename, isAbsolute, join, resolve, sep } from "node:path";
+import { loadManifest, MANIFEST_FILE, type RuntimeKind } from "../manifest.js";
 import { DIGEST_SKIPS } from "./digest-scope.js";
 
 export interface ExtensionIdentity {
@@ -60,6 +60,11 @@ export function packageDigest(root: string): string {
 
 /** The identity of the extension whose manifest is at `path` (a directory or its pi-extension.json). */
 export function identityOf(path: string): ExtensionIdentity {
+	// Any other file is not read at all: a wrong path (a key file) must not end up quoted in an error.
+	if (isFile(path) && basename(path) !== MANIFEST_FILE)
+		throw new GrantTargetError(
+			`${path} is not an extension manifest (${MANIFEST_FILE}); a grant binds to an extension's directory: pier grant <directory> <grant…>`,
+		);
 	let manifest: ReturnType<typeof loadManifest>;
 	try {
 		manifest = loadManifest(path, { origin: "cli" });
@@ -67,6 +72,14 @@ export function identityOf(path: string): ExtensionIdentity {
 		throw new GrantTargetError((error as Error).message);
 	}
 	return { id: manifest.id, dir: manifest.root, digest: packageDigest(manifest.root), runtime: manifest.runtime.kind };
+}
+
+function isFile(path: string): boolean {
+	try {
+		return statSync(path).isFile();
+	} catch {
+		return false;
+	}
 }
 
 /** Whether a `pier grant` argument names a directory rather than an extension id. */
