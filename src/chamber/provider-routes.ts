@@ -4,7 +4,6 @@
  * are read fresh per request, since the CLI may change them while the daemon runs. No response carries a
  * key: only where a provider's credentials come from.
  */
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { getSupportedThinkingLevels } from "@earendil-works/pi-ai";
 import { AuthStorage } from "@earendil-works/pi-coding-agent";
@@ -12,9 +11,10 @@ import { Hono } from "hono";
 import { Type } from "typebox";
 import { agentDir } from "../agent/paths.js";
 import { pierModelRegistry } from "../agent/session-factory.js";
-import { writeFileAtomic } from "./auth/auth-file.js";
 import { jsonError } from "./http-errors.js";
 import { jsonBody } from "./json-body.js";
+import { type ModelsJson, piRefusal, readModelsJson, writeModelsJson } from "./models-json.js";
+import { providerBodyProblem } from "./provider-text.js";
 
 const PROVIDER_ID = "^[a-z0-9][a-z0-9._-]{0,63}$";
 /** The wire formats a custom provider may speak: pi-ai's OpenAI-compatible and Anthropic APIs. */
@@ -72,12 +72,6 @@ function sourceOf(status: { configured: boolean; source?: string }): ProviderSou
 	}
 }
 
-function readModelsJson(file: string): { providers: Record<string, unknown> } {
-	if (!existsSync(file)) return { providers: {} };
-	const parsed = JSON.parse(readFileSync(file, "utf8")) as { providers?: Record<string, unknown> };
-	return { ...parsed, providers: parsed.providers ?? {} };
-}
-
 export function providerRoutes(dir: () => string = agentDir): Hono {
 	const app = new Hono();
 	const auth = () => AuthStorage.create(join(dir(), "auth.json"));
@@ -110,6 +104,8 @@ export function providerRoutes(dir: () => string = agentDir): Hono {
 		const provider = c.req.param("provider");
 		if (!new RegExp(PROVIDER_ID).test(provider)) return jsonError(c, 400, "bad_request", "provider: not a provider id");
 		const body = c.req.valid("json");
+		const problem = providerBodyProblem(body);
+		if (problem) return jsonError(c, 400, "bad_request", problem);
 		const storage = auth();
 		storage.set(provider, { type: "api_key", key: body.apiKey });
 		return c.json({ provider, credentials: sourceOf(storage.getAuthStatus(provider)) });
@@ -132,24 +128,28 @@ export function providerRoutes(dir: () => string = agentDir): Hono {
 		),
 		async (c) => {
 			const body = c.req.valid("json");
+			const problem = providerBodyProblem(body);
+			if (problem) return jsonError(c, 400, "bad_request", problem);
 			if (body.id === "pier") return jsonError(c, 409, "reserved", "pier is pier's own provider (the demo model)");
 			const file = join(dir(), "models.json");
-			let current: ReturnType<typeof readModelsJson>;
+			let current: ModelsJson;
 			try {
 				current = readModelsJson(file);
 			} catch (error) {
 				return jsonError(c, 409, "models_json_invalid", `${file}: ${(error as Error).message}; fix it first`);
 			}
+			// A file pi already refuses is the user's to fix: any change made on top of it would be refused too.
+			const broken = piRefusal(file);
+			if (broken) return jsonError(c, 409, "models_json_invalid", `${broken}\n\nFix it first.`);
 			current.providers[body.id] = {
 				baseUrl: body.baseUrl,
 				api: body.api,
 				...(body.apiKey ? { apiKey: body.apiKey } : {}),
 				models: body.models,
 			};
-			writeFileAtomic(file, `${JSON.stringify(current, null, "\t")}\n`);
+			const refused = writeModelsJson(file, current);
+			if (refused) return jsonError(c, 422, "models_json_refused", `pi would refuse this provider: ${refused}`);
 			const registry = pierModelRegistry(auth(), dir());
-			const error = registry.getError();
-			if (error) return jsonError(c, 422, "models_json_invalid", `models.json: ${error}`);
 			return c.json({ provider: body.id, models: registry.getAll().filter((m) => m.provider === body.id).length }, 201);
 		},
 	);

@@ -7,6 +7,7 @@
 import { accessSync, constants, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, normalize, sep } from "node:path";
 import { type Static, Type } from "typebox";
+import { jsonSyntaxProblem } from "./json-syntax.js";
 import { lazyValidator } from "./protocol/lazy-validator.js";
 import {
 	type Capability,
@@ -119,7 +120,7 @@ export function loadManifest(path: string, options: LoadManifestOptions = {}): E
 	try {
 		json = JSON.parse(text);
 	} catch (error) {
-		throw new ManifestError(manifestPath, undefined, `not valid JSON: ${(error as Error).message}`);
+		throw new ManifestError(manifestPath, undefined, `not valid JSON: ${jsonSyntaxProblem(text, error)}`);
 	}
 	return validateManifest(json, manifestPath);
 }

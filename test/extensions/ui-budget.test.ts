@@ -85,4 +85,23 @@ describe("UiBudget", () => {
 			/exceeded 100 UI requests per second \(burst 200\)/,
 		);
 	});
+
+	test("tool partial updates spend the same budget; the last one before a result passes and is paid for", () => {
+		const c = clock();
+		const budget = new UiBudget("ext", c.now);
+		let partials = 0;
+		while (budget.admitToolUpdate(10, false)) partials++;
+		assert.equal(partials, EXTENSION_UI_LIMITS.requestBurst, "the request burst, then refused");
+		assert.match(String(budget.admit({ type: "get_editor_text" })), /exceeded 100 UI requests per second/);
+		assert.equal(budget.admitToolUpdate(10, true), true, "the final one always passes");
+		c.advance(10); // one token back at 100/s, the final one's debt paid
+		assert.equal(budget.admitToolUpdate(10, false), false);
+		c.advance(10);
+		assert.equal(budget.admitToolUpdate(10, false), true);
+
+		const wide = new UiBudget("wide", c.now);
+		let shown = 0;
+		while (wide.admitToolUpdate(50_000, false)) shown++;
+		assert.equal(shown, Math.floor(EXTENSION_UI_LIMITS.contentCharBurst / 50_000), "characters have their bound");
+	});
 });

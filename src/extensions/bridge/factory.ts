@@ -18,7 +18,8 @@ import { registerMessageRenderers } from "./message-renderers.js";
 import { OverlayController } from "./overlays.js";
 import { registerProviderMetadata } from "./provider-metadata.js";
 import { registerProviders } from "./providers.js";
-import { toToolResult } from "./tool-results.js";
+import { PartialUpdates } from "./partial-updates.js";
+import { shownChars, toToolResult } from "./tool-results.js";
 import { answerUi } from "./ui.js";
 
 export interface BridgeOptions {
@@ -252,20 +253,31 @@ function registerTool(
 		...(tool.promptGuidelines?.length ? { promptGuidelines: tool.promptGuidelines } : {}),
 		...(tool.executionMode && tool.executionMode !== "default" ? { executionMode: tool.executionMode } : {}),
 		execute: async (toolCallId, params, signal, onUpdate, ctx) => {
-			const owner = host.registry.tools.get(tool.name)?.instance.id ?? "(unknown)";
-			const update = (value: unknown) => {
-				try {
-					onUpdate?.(toToolResult(value, owner, tool.name));
-				} catch (error) {
-					// A bad progress value is dropped, not a crash of the extension: the final result decides.
-					host.report({ type: "warning", extensionId: owner, message: (error as Error).message });
-				}
-			};
-			const value = await host.invokeTool(tool.name, toolCallId, params, {
-				context: context(ctx),
-				...(signal ? { signal } : {}),
-				...(onUpdate ? { onUpdate: update } : {}),
-			});
+			const instance = host.registry.tools.get(tool.name)?.instance;
+			const owner = instance?.id ?? "(unknown)";
+			const partials = onUpdate
+				? new PartialUpdates<unknown>((value, final) => {
+						try {
+							const result = toToolResult(value, owner, tool.name);
+							if (instance && !instance.admitToolUpdate(shownChars(result), final)) return false;
+							onUpdate(result);
+						} catch (error) {
+							// A bad progress value is dropped, not a crash of the extension: the final result decides.
+							host.report({ type: "warning", extensionId: owner, message: (error as Error).message });
+						}
+						return true;
+					})
+				: undefined;
+			let value: unknown;
+			try {
+				value = await host.invokeTool(tool.name, toolCallId, params, {
+					context: context(ctx),
+					...(signal ? { signal } : {}),
+					...(partials ? { onUpdate: (update: unknown) => partials.push(update) } : {}),
+				});
+			} finally {
+				partials?.close();
+			}
 			return toToolResult(value, owner, tool.name);
 		},
 	});

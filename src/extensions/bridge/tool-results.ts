@@ -38,3 +38,10 @@ export function toToolResult(value: unknown, extensionId: string, tool: string):
 		...(terminate ? { terminate } : {}),
 	};
 }
+
+/** What showing a result costs, as the chamber shows it (at most 50,000 characters). */
+export function shownChars(result: AgentToolResult<unknown>): number {
+	let chars = 0;
+	for (const block of result.content) chars += block.type === "text" ? block.text.length : block.data.length;
+	return Math.min(chars, 50_000);
+}

@@ -4,9 +4,10 @@
  * the same directory with changed code, holds nothing until the user grants again.
  */
 import { createHash } from "node:crypto";
-import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
-import { isAbsolute, join, resolve, sep } from "node:path";
-import { loadManifest, type RuntimeKind } from "../manifest.js";
+import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
+import { basename, isAbsolute, join, resolve, sep } from "node:path";
+import { loadManifest, MANIFEST_FILE, type RuntimeKind } from "../manifest.js";
+import { DIGEST_SKIPS } from "./digest-scope.js";
 
 export interface ExtensionIdentity {
 	id: string;
@@ -35,7 +36,7 @@ export function packageDigest(root: string): string {
 	const walk = (rel: string) => {
 		const names = readdirSync(rel ? join(root, rel) : root).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 		for (const name of names) {
-			if (name === ".git") continue;
+			if (name === DIGEST_SKIPS) continue;
 			const path = rel ? `${rel}/${name}` : name;
 			const stat = lstatSync(join(root, path));
 			if (stat.isDirectory()) walk(path);
@@ -59,6 +60,11 @@ export function packageDigest(root: string): string {
 
 /** The identity of the extension whose manifest is at `path` (a directory or its pi-extension.json). */
 export function identityOf(path: string): ExtensionIdentity {
+	// Any other file is not read at all: a wrong path (a key file) must not end up quoted in an error.
+	if (isFile(path) && basename(path) !== MANIFEST_FILE)
+		throw new GrantTargetError(
+			`${path} is not an extension manifest (${MANIFEST_FILE}); a grant binds to an extension's directory: pier grant <directory> <grant…>`,
+		);
 	let manifest: ReturnType<typeof loadManifest>;
 	try {
 		manifest = loadManifest(path, { origin: "cli" });
@@ -66,6 +72,14 @@ export function identityOf(path: string): ExtensionIdentity {
 		throw new GrantTargetError((error as Error).message);
 	}
 	return { id: manifest.id, dir: manifest.root, digest: packageDigest(manifest.root), runtime: manifest.runtime.kind };
+}
+
+function isFile(path: string): boolean {
+	try {
+		return statSync(path).isFile();
+	} catch {
+		return false;
+	}
 }
 
 /** Whether a `pier grant` argument names a directory rather than an extension id. */

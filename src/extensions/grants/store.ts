@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import { dirname, isAbsolute, join } from "node:path";
 import { identifierProblem } from "../manifest.js";
 import { withDirLock } from "../dir-lock.js";
+import { jsonSyntaxProblem } from "../json-syntax.js";
 import { GRANTS, type Grant, isGrant, sortedGrants } from "./vocabulary.js";
 
 export interface GrantEntry {
@@ -103,7 +104,7 @@ export function readGrants(agentDir: string): GrantsRead {
 	} catch (error) {
 		return {
 			grants: new Map(),
-			problems: [`${file}: not valid JSON (${(error as Error).message}); nothing is granted`],
+			problems: [`${file}: not valid JSON (${jsonSyntaxProblem(text, error)}); nothing is granted`],
 		};
 	}
 	return parseGrants(settings, file);
@@ -136,7 +137,7 @@ export async function changeGrants(
 			try {
 				parsed = text.trim() === "" ? {} : JSON.parse(text);
 			} catch (error) {
-				throw new GrantStoreError(`${file}: not valid JSON (${(error as Error).message}); fix it first`);
+				throw new GrantStoreError(`${file}: not valid JSON (${jsonSyntaxProblem(text, error)}); fix it first`);
 			}
 			if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
 				throw new GrantStoreError(`${file}: must hold a JSON object; fix it first`);

@@ -93,6 +93,11 @@ export class ExtensionRequests {
 		);
 	}
 
+	/** A partial update of one of the extension's tools, under its UI budget (ui-budget.ts). */
+	admitToolUpdate(chars: number, final: boolean): boolean {
+		return this.uiBudget.admitToolUpdate(chars, final);
+	}
+
 	/** The extension no longer waits for request `id`. */
 	cancel(id: string): void {
 		this.serving.get(id)?.abort();

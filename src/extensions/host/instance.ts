@@ -203,6 +203,11 @@ export class ExtensionInstance {
 		return this.requests.send(request, options.timeoutMs ?? this.options.timeouts.invocationMs, options, true);
 	}
 
+	/** A partial update of one of its tools, under the extension's UI budget. */
+	admitToolUpdate(chars: number, final: boolean): boolean {
+		return this.served.admitToolUpdate(chars, final);
+	}
+
 	/** Orderly end: `shutdown` frame, a grace period, then the runtime is terminated regardless. */
 	async shutdown(reason: string): Promise<void> {
 		const wasLive = this.phase !== "crashed" && this.phase !== "invalidated";

@@ -19,11 +19,21 @@ export class TokenBucket {
 
 	/** Takes `cost` tokens if there are that many; a refusal takes nothing. */
 	take(cost = 1): boolean {
-		const now = this.clock();
-		this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.perSecond);
-		this.last = now;
+		this.refill();
 		if (this.tokens < cost) return false;
 		this.tokens -= cost;
 		return true;
+	}
+
+	/** Takes `cost` tokens even if there are fewer: what cannot be refused is still paid for, by waiting later. */
+	spend(cost: number): void {
+		this.refill();
+		this.tokens -= cost;
+	}
+
+	private refill(): void {
+		const now = this.clock();
+		this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.perSecond);
+		this.last = now;
 	}
 }

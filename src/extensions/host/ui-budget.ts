@@ -101,6 +101,19 @@ export class UiBudget {
 		};
 	}
 
+	/**
+	 * Whether a partial update of one of the extension's tools, of `chars` characters shown, may be shown now: one
+	 * UI request and its characters. The last one before a result (`final`) always passes and is charged anyway.
+	 */
+	admitToolUpdate(chars: number, final: boolean): boolean {
+		if (final) {
+			this.requests.spend(1);
+			this.content.spend(chars);
+			return true;
+		}
+		return this.requests.take() && (chars === 0 || this.content.take(chars));
+	}
+
 	/** The key a widget or status request sets or clears, cut as the chamber cuts it. */
 	private keyed(request: UiRequest): { keys: Set<string>; key: string; setting: boolean; limit: number } | undefined {
 		const l = EXTENSION_UI_LIMITS;

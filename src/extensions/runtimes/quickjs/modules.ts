@@ -1,11 +1,12 @@
 /**
  * Where a QuickJS guest's imports may lead: relative `.js`/`.mjs` paths that, after every symlink, are
- * regular files inside the package. Reading happens on the worker's only thread, so nothing here may block:
+ * regular files inside the package, and inside what its grant digest covers (not under `.git`). Reading happens on the worker's only thread, so nothing here may block:
  * a FIFO would wait for a writer forever, a device could stream without end, and the interrupt deadline
  * cannot reach a blocked read.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
-import { dirname, resolve, sep } from "node:path";
+import { dirname, relative, resolve, sep } from "node:path";
+import { DIGEST_SKIPS, outsideDigest } from "../../grants/digest-scope.js";
 
 /** The largest module source read into the sandbox (its whole heap is 64 MiB). */
 export const MAX_MODULE_BYTES = 16 * 1024 * 1024;
@@ -34,6 +35,11 @@ export function moduleFile(root: string, target: string): { path: string } | { r
 		return { refused: `${target} does not exist` };
 	}
 	if (!inside(root, real)) return { refused: "it is outside the package directory" };
+	// The grant digest does not cover these files: code there could change and keep the package's grants.
+	if (outsideDigest(relative(root, real)))
+		return {
+			refused: `${real} is inside a ${DIGEST_SKIPS} directory, which a grant does not cover; move it out of ${DIGEST_SKIPS}`,
+		};
 	if (!/\.m?js$/.test(real)) return { refused: "only .js and .mjs files can be imported" };
 	let regular: boolean;
 	try {
