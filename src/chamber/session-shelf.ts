@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { writeFileAtomic } from "./auth/auth-file.js";
+import { placeBack } from "./place-back.js";
 
 /** How long a deleted session can be restored. */
 export const UNDO_MS = 60_000;
@@ -77,15 +78,18 @@ export class SessionShelf {
 		return entry.deletedAt + UNDO_MS;
 	}
 
-	/** The session's file back where it was, or undefined when its window has passed (or it was never here). */
+	/**
+	 * The session's file back where it was, or beside it under a new name when another file took its place in the
+	 * meantime (neither is lost); undefined when its window has passed (or it was never here). Returns where it went.
+	 */
 	restore(id: string): string | undefined {
 		const entries = this.purge();
 		const entry = entries.find((e) => e.id === id);
 		if (!entry) return undefined;
 		mkdirSync(dirname(entry.file), { recursive: true });
-		renameSync(this.held(entry), entry.file);
+		const file = placeBack(this.held(entry), entry.file, id);
 		this.saveTrash(entries.filter((e) => e !== entry));
-		return entry.file;
+		return file;
 	}
 
 	/** Deletes for good what waited longer than the window; returns what still waits. */
