@@ -5,11 +5,14 @@
  * write, and refuse a file whose lease a live process holds, naming it. pi's own CLI knows nothing of
  * leases; the chamber notices its appends instead (live-session.ts).
  *
- * A lease is stale when its holder is gone: on this host, its pid no longer runs; elsewhere (a shared
- * home directory), its heartbeat (the lease file's mtime, touched every HEARTBEAT_MS) is older than STALE_MS.
+ * A lease is stale when its holder is gone: on this host, its pid no longer runs, or runs another process
+ * (the lease records its holder's start time, and a pid now started at another time was reused; a lease without
+ * one counts only if the pid's command line is pier's); elsewhere (a shared home directory), its heartbeat (the
+ * lease file's mtime, touched every HEARTBEAT_MS) is older than STALE_MS.
  */
 import { closeSync, openSync, readFileSync, rmSync, statSync, utimesSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
+import { commandLine, processStart } from "./process-start.js";
 
 export const HEARTBEAT_MS = 30_000;
 export const STALE_MS = 120_000;
@@ -20,7 +23,11 @@ export interface LeaseHolder {
 	/** What holds it: "pier serve", "pier run", … */
 	holder: string;
 	since: string;
+	/** The holder's start (process-start.ts), where the host can tell: with the pid, which process it is. */
+	started?: string;
 }
+
+const leaseFile = (file: string) => `${file}.lease`;
 
 export class SessionInUseError extends Error {
 	override name = "SessionInUseError";
@@ -30,7 +37,8 @@ export class SessionInUseError extends Error {
 	) {
 		super(
 			`session ${file} is in use by ${by.holder} (pid ${by.pid} on ${by.host}, since ${by.since}); ` +
-				"close it there first, or open a copy with --fork",
+				`close it there first, or open a copy with --fork. If no pier process holds it any more, ` +
+				`delete ${leaseFile(file)} to break the lease`,
 		);
 	}
 }
@@ -39,8 +47,6 @@ export interface SessionLease {
 	readonly file: string;
 	release(): void;
 }
-
-const leaseFile = (file: string) => `${file}.lease`;
 
 function readHolder(path: string): LeaseHolder | undefined {
 	try {
@@ -51,6 +57,7 @@ function readHolder(path: string): LeaseHolder | undefined {
 			host: holder.host,
 			holder: String(holder.holder ?? "a pier process"),
 			since: String(holder.since ?? "?"),
+			...(typeof holder.started === "string" ? { started: holder.started } : {}),
 		};
 	} catch {
 		return undefined;
@@ -62,16 +69,26 @@ function alive(holder: LeaseHolder, path: string): boolean {
 		if (holder.pid === process.pid) return true;
 		try {
 			process.kill(holder.pid, 0);
-			return true;
 		} catch (error) {
-			return (error as NodeJS.ErrnoException).code === "EPERM";
+			if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
 		}
+		return isHolder(holder);
 	}
 	try {
 		return Date.now() - statSync(path).mtimeMs < STALE_MS;
 	} catch {
 		return false;
 	}
+}
+
+/** Whether the process running under the holder's pid is the holder (where this host cannot tell: yes). */
+function isHolder(holder: LeaseHolder): boolean {
+	const started = processStart(holder.pid);
+	if (started === undefined) return true;
+	if (holder.started !== undefined) return holder.started === started;
+	// A lease with no start time (an older pier, or written by hand): only a pier process holds it.
+	const command = commandLine(holder.pid);
+	return command === undefined || /pier/i.test(command);
 }
 
 /**
@@ -97,7 +114,14 @@ function releaseAtExit(release: () => void): void {
  */
 export function acquireSessionLease(file: string, holder: string): SessionLease {
 	const path = leaseFile(file);
-	const me: LeaseHolder = { pid: process.pid, host: hostname(), holder, since: new Date().toISOString() };
+	const started = processStart(process.pid);
+	const me: LeaseHolder = {
+		pid: process.pid,
+		host: hostname(),
+		holder,
+		since: new Date().toISOString(),
+		...(started ? { started } : {}),
+	};
 	for (let attempt = 0; attempt < 3; attempt++) {
 		let fd: number;
 		try {

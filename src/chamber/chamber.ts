@@ -36,6 +36,8 @@ export interface ChamberOptions {
 	replay?: { maxEvents?: number; maxBytes?: number };
 	/** A session nobody uses for this long is closed (its file keeps everything). Default 15 minutes. */
 	idleCloseMs?: number;
+	/** How long a deleted session can be restored before its file is deleted for good. Default 60 s. */
+	undoMs?: number;
 }
 
 /** A whole view cut to a page of its rows. */
@@ -62,13 +64,14 @@ export class Chamber {
 
 	constructor(readonly options: ChamberOptions) {
 		this.settingsFile = resolve(options.stateDir, "ui-settings.json");
-		this.shelf = new SessionShelf(options.stateDir);
+		this.shelf = new SessionShelf(options.stateDir, Date.now, options.undoMs);
 		migrateChamberTrust(resolve(options.stateDir, "trust.json"), this.trustStore);
 		// Fail at start-up, not on first use, when a state file is corrupt.
 		this.trustStore.decisions();
 		this.uiSettings();
 		const idleMs = options.idleCloseMs ?? 15 * 60_000;
 		this.idleSweep = setInterval(() => void this.closeIdle(idleMs), Math.min(60_000, idleMs)).unref();
+		this.shelf.start();
 	}
 
 	/** Closes sessions idle for `idleMs`: extension processes and memory are not held for sessions nobody uses. */
@@ -265,7 +268,7 @@ export class Chamber {
 
 	/**
 	 * Closes the session if it runs (bounded: each extension gets its shutdown timeout) and moves its file to the
-	 * trash, where `restore` finds it for UNDO_MS; the answer is until when.
+	 * trash, where `restore` finds it for the undo window (UNDO_MS unless configured); the answer is until when.
 	 */
 	async delete(id: string): Promise<{ undoUntil?: number }> {
 		// A session that is not running is not started just to be deleted (its extensions would run for nothing).
@@ -285,6 +288,7 @@ export class Chamber {
 	/** Closes every session together; bounded, since each extension's shutdown is (its shutdown timeout). */
 	async shutdown(): Promise<void> {
 		clearInterval(this.idleSweep);
+		this.shelf.stop();
 		const sessions = [...this.live.values()];
 		this.live.clear();
 		await Promise.allSettled(sessions.map((s) => s.close()));

@@ -17,6 +17,7 @@ import { SessionActions } from "./session-actions.js";
 import { DIALOG_ENTRY, ERROR_ENTRY, entryFacts, rowOf, rowsOf, summaryOf, withTokensAfter } from "./transcript.js";
 import { AppMounts } from "./ui/app-mounts.js";
 import { withOwner } from "./ui/app-owner.js";
+import { stampMessageCards } from "./ui/card-owner.js";
 import { LIMITS } from "./ui/descriptors.js";
 import { type DialogEnd, SessionUi } from "./ui/session-ui.js";
 import { assistantUsages, sameUsage, usageOf } from "./usage.js";
@@ -155,10 +156,16 @@ export class LiveSession {
 			current: (written) => written === this.session.sessionManager,
 			written: (entry, written) => this.entryWritten(entry, written),
 			refused: (message) => this.reportError(message, "chamber"),
-			stampApp: (data) => withOwner(data, this.mounts.mounter(this.session.extensionRunner.getExtensionPaths())),
+			stampOwner: (data) => withOwner(data, this.mounter()),
 		});
+		stampMessageCards(session, () => this.mounter());
 		this.unsubscribe?.();
 		this.unsubscribe = session.subscribe((event) => this.onAgentEvent(event));
+	}
+
+	/** The extension appending an entry or sending a message right now (app-mounts.ts). */
+	private mounter(): string | undefined {
+		return this.mounts.mounter(this.session.extensionRunner.getExtensionPaths());
 	}
 
 	private async bind(): Promise<void> {

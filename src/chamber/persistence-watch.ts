@@ -1,7 +1,7 @@
 /**
  * Every entry a pi session writes, seen as it is written: the chamber projects each onto its stream (transcript
  * rows, dock entries). The session manager's append methods are wrapped once per manager; the wrapper also holds
- * in-process pi extensions to the chamber's entry depth and stamps an app surface's entry with its extension.
+ * in-process pi extensions to the chamber's entry depth and stamps an app surface's or a card's entry with its extension.
  */
 import type { SessionEntry, SessionManager } from "@earendil-works/pi-coding-agent";
 import { depthMessage, valueTooDeep } from "../extensions/protocol/depth.js";
@@ -14,9 +14,12 @@ export interface EntryWatch {
 	written(entry: SessionEntry, manager: SessionManager): void;
 	/** An entry was refused (too deep to write); the caller gets the same error. */
 	refused(message: string): void;
-	/** An app surface's `pichamber.app` entry data, with the extension that mounts it stamped in. */
-	stampApp(data: unknown): unknown;
+	/** A `pichamber.app` or `pichamber.ui` entry's data, with the extension that appends it stamped in. */
+	stampOwner(data: unknown): unknown;
 }
+
+/** Entries whose buttons run commands: an app surface's, a card's. */
+const OWNED: readonly unknown[] = ["pichamber.app", "pichamber.ui"];
 
 const APPENDS = ["appendMessage", "appendCustomEntry", "appendCustomMessageEntry", "appendCompaction"] as const;
 
@@ -33,7 +36,7 @@ export function watchPersistence(manager: SessionManager, watch: EntryWatch): vo
 				watch.refused(message);
 				throw new Error(message);
 			}
-			if (method === "appendCustomEntry" && args[0] === "pichamber.app") args[1] = watch.stampApp(args[1]);
+			if (method === "appendCustomEntry" && OWNED.includes(args[0])) args[1] = watch.stampOwner(args[1]);
 			const id = original(...args);
 			if (watch.current(manager)) {
 				const entry = manager.getEntry(id) as SessionEntry | undefined;

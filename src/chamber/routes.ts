@@ -41,6 +41,7 @@ const SESSION_ERROR_STATUS: Record<SessionErrorCode, ContentfulStatusCode> = {
 	bad_request: 422,
 	page_command: 422,
 	app_command_refused: 403,
+	card_command_refused: 403,
 	internal: 500,
 };
 
@@ -185,6 +186,21 @@ export function piRoutes(chamber: Chamber): Hono {
 	app.post("/sessions/:id/apps/:appId/command", jsonBody(Bodies.command), async (c) => {
 		const b = c.req.valid("json");
 		await (await chamber.get(c.req.param("id"))).actions.appCommand(c.req.param("appId"), b.command, b.args);
+		return c.json({ ok: true }, 202);
+	});
+
+	// A card's button, in the transcript or the panel dock: only the card's own buttons, for its extension's commands.
+	app.post("/sessions/:id/cards/:entryId/command", jsonBody(Bodies.command), async (c) => {
+		const b = c.req.valid("json");
+		const where = { entry: c.req.param("entryId") };
+		await (await chamber.get(c.req.param("id"))).actions.cardCommand(where, b.command, b.args);
+		return c.json({ ok: true }, 202);
+	});
+
+	app.post("/sessions/:id/panels/:panelId/command", jsonBody(Bodies.command), async (c) => {
+		const b = c.req.valid("json");
+		const where = { panel: c.req.param("panelId") };
+		await (await chamber.get(c.req.param("id"))).actions.cardCommand(where, b.command, b.args);
 		return c.json({ ok: true }, 202);
 	});
 

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
+import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import type { PierRuntime } from "../agent/session-factory.js";
 import {
 	type ChamberCommandTarget,
@@ -21,7 +22,8 @@ import { attachFiles } from "./attachments/attach.js";
 import { findProjectFiles } from "./project-files.js";
 import { SessionError } from "./session-error.js";
 import { treeOf } from "./session-tree.js";
-import { appCommandProblem } from "./ui/app-owner.js";
+import { type CommandSource, surfaceCommandProblem } from "./ui/app-owner.js";
+import { cardActionProblem, cardOfEntry } from "./ui/card-owner.js";
 import { COMMAND_NAME } from "./ui/descriptors.js";
 import type { SessionUi } from "./ui/session-ui.js";
 import { runUserBash, userBashOf } from "./user-bash.js";
@@ -170,18 +172,49 @@ export class SessionActions implements ChamberCommandTarget {
 		if (!ui.view().apps.some((a) => a.appId === appId)) {
 			throw new SessionError("not_found", `this session has no app surface "${appId}"`);
 		}
+		const problem = surfaceCommandProblem("app surface", ui.appOwner(appId), name, this.commandSource());
+		if (problem) throw new SessionError("app_command_refused", problem);
+		await this.prompt(args ? `/${name} ${args}` : `/${name}`);
+	}
+
+	/**
+	 * A card's button: the card is a transcript entry (`{ entry }`) or a live panel (`{ panel }`). Only one of
+	 * the card's own buttons, naming a command of the extension that appended the card, runs.
+	 */
+	async cardCommand(
+		where: { entry: string } | { panel: string },
+		name: string,
+		args: string | undefined,
+	): Promise<void> {
+		checkCommandName(name);
+		const found = "panel" in where ? this.live.ui.panel(where.panel) : this.entryCard(where.entry);
+		if (!found) {
+			const what = "panel" in where ? `live panel "${where.panel}"` : `card entry ${where.entry}`;
+			throw new SessionError("not_found", `this session has no ${what}`);
+		}
+		const problem =
+			cardActionProblem(found.card, name) ?? surfaceCommandProblem("card", found.owner, name, this.commandSource());
+		if (problem) throw new SessionError("card_command_refused", problem);
+		await this.prompt(args ? `/${name} ${args}` : `/${name}`);
+	}
+
+	private entryCard(entryId: string) {
+		const entry = this.session.sessionManager.getEntry(entryId) as SessionEntry | undefined;
+		return entry ? cardOfEntry(entry) : undefined;
+	}
+
+	/** The session's commands as pi resolves them, for the surfaces whose buttons are scoped to one extension. */
+	private commandSource(): CommandSource {
 		const runner = this.session.extensionRunner;
 		const registry = this.live.pier.extensionHost.registry;
-		const problem = appCommandProblem(ui.appOwner(appId), name, {
+		return {
 			chamberCommands: CHAMBER_COMMAND_NAMES,
 			command: (invocation) => {
 				const found = runner.getCommand(invocation);
 				return found ? { name: found.name, sourcePath: found.sourceInfo.path } : undefined;
 			},
 			protocolOwner: (command) => registry.commands.get(command)?.instance.id,
-		});
-		if (problem) throw new SessionError("app_command_refused", problem);
-		await this.prompt(args ? `/${name} ${args}` : `/${name}`);
+		};
 	}
 
 	/** `@` completion: the project's files matching `query` (pi-tui's fuzzy filter). */

@@ -13,6 +13,7 @@ export type SessionErrorCode =
 	| "bad_request"
 	| "page_command"
 	| "app_command_refused"
+	| "card_command_refused"
 	| "internal";
 
 /** A session operation refused for a reason the caller can act on; it knows nothing of HTTP. */

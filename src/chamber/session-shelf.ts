@@ -6,8 +6,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { writeFileAtomic } from "./auth/auth-file.js";
+import { placeBack } from "./place-back.js";
 
-/** How long a deleted session can be restored. */
+/** How long a deleted session can be restored, unless the chamber is given another window. */
 export const UNDO_MS = 60_000;
 
 interface TrashEntry {
@@ -21,14 +22,43 @@ export class SessionShelf {
 	private readonly archivedFile: string;
 	private readonly trashDir: string;
 	private readonly trashIndex: string;
+	/** Fires at the next expiry only: a deleted session's file is gone soon after its window, with no polling. */
+	private timer: NodeJS.Timeout | undefined;
 
 	constructor(
 		stateDir: string,
 		private readonly now: () => number = Date.now,
+		private readonly undoMs = UNDO_MS,
 	) {
 		this.archivedFile = join(stateDir, "archived.json");
 		this.trashDir = join(stateDir, "trash");
 		this.trashIndex = join(this.trashDir, "index.json");
+	}
+
+	/** Deletes what expired while the daemon was down, and keeps deleting each file as its window ends. */
+	start(): void {
+		this.schedule(this.purge());
+	}
+
+	stop(): void {
+		clearTimeout(this.timer);
+		this.timer = undefined;
+	}
+
+	private schedule(waiting: readonly TrashEntry[]): void {
+		clearTimeout(this.timer);
+		this.timer = undefined;
+		if (waiting.length === 0) return;
+		const next = Math.min(...waiting.map((e) => e.deletedAt)) + this.undoMs;
+		// setTimeout's longest delay is about 24.8 days; a longer wait is taken in steps.
+		const delay = Math.min(Math.max(next - this.now(), 0) + 1, 2 ** 31 - 1);
+		this.timer = setTimeout(() => {
+			try {
+				this.start();
+			} catch {
+				// The trash could not be read or cleared now (a full disk, permissions): the next delete or start retries.
+			}
+		}, delay).unref();
 	}
 
 	archived(): Set<string> {
@@ -72,25 +102,32 @@ export class SessionShelf {
 		mkdirSync(this.trashDir, { recursive: true, mode: 0o700 });
 		const entry: TrashEntry = { id, file, deletedAt: this.now() };
 		renameSync(file, this.held(entry));
-		this.saveTrash([...this.purge(), entry]);
+		const waiting = [...this.purge(), entry];
+		this.saveTrash(waiting);
 		this.setArchived(id, false);
-		return entry.deletedAt + UNDO_MS;
+		this.schedule(waiting);
+		return entry.deletedAt + this.undoMs;
 	}
 
-	/** The session's file back where it was, or undefined when its window has passed (or it was never here). */
+	/**
+	 * The session's file back where it was, or beside it under a new name when another file took its place in the
+	 * meantime (neither is lost); undefined when its window has passed (or it was never here). Returns where it went.
+	 */
 	restore(id: string): string | undefined {
 		const entries = this.purge();
 		const entry = entries.find((e) => e.id === id);
 		if (!entry) return undefined;
 		mkdirSync(dirname(entry.file), { recursive: true });
-		renameSync(this.held(entry), entry.file);
-		this.saveTrash(entries.filter((e) => e !== entry));
-		return entry.file;
+		const file = placeBack(this.held(entry), entry.file, id);
+		const waiting = entries.filter((e) => e !== entry);
+		this.saveTrash(waiting);
+		this.schedule(waiting);
+		return file;
 	}
 
 	/** Deletes for good what waited longer than the window; returns what still waits. */
 	purge(): TrashEntry[] {
-		const cutoff = this.now() - UNDO_MS;
+		const cutoff = this.now() - this.undoMs;
 		const entries = this.trash();
 		const keep = entries.filter((e) => e.deletedAt > cutoff);
 		for (const e of entries) if (e.deletedAt <= cutoff) rmSync(this.held(e), { force: true });

@@ -22,6 +22,8 @@ Usage: pier serve [options]
                          through the API may add its own: POST /api/pi/sessions {"flags": {...}})
 
 Without a password, sign in with the one-time pairing link printed at start.
+A deleted session can be restored for 60 s ($PIER_SESSION_UNDO_MS sets another window, in ms); then its file is
+deleted for good.
 `;
 
 const EXAMPLES = ["examples/extensions/chamber-demo.ts", "examples/quickjs/hello", "examples/process/node-weather"];
@@ -43,6 +45,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
 	if (!Number.isInteger(port) || port < 0 || port > 65535)
 		throw new ArgsError(`--port must be 0–65535, got ${values.port}`);
 	const password = values["ui-password"] ?? process.env.PIER_UI_PASSWORD;
+	const undoMs = undoWindow(process.env.PIER_SESSION_UNDO_MS);
 	if (values.approve && values["no-approve"]) throw new ArgsError("--approve and --no-approve cannot be combined");
 	// Loading the chamber, pi's SDK and the example extensions takes seconds on a cold start: say at once
 	// that something is happening (the address line follows once the port is bound).
@@ -77,6 +80,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
 				...(values.model ? { model: values.model } : {}),
 				...(extensionFlags.size > 0 ? { extensionFlags } : {}),
 				...(values.approve ? { approve: true } : values["no-approve"] ? { approve: false } : {}),
+				...(undoMs !== undefined ? { undoMs } : {}),
 			});
 		} catch (error) {
 			const code = (error as NodeJS.ErrnoException).code;
@@ -113,6 +117,17 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
 	// A handle something left open (a socket, a timer) must not keep the process up after a clean stop.
 	setTimeout(() => process.exit(0), 1_000).unref();
 	return 0;
+}
+
+/** `$PIER_SESSION_UNDO_MS`: how long a deleted session can be restored, in ms (unset: the default). */
+function undoWindow(value: string | undefined): number | undefined {
+	if (value === undefined || value === "") return undefined;
+	const ms = Number(value);
+	if (!Number.isSafeInteger(ms) || ms < 1)
+		throw new ArgsError(
+			`PIER_SESSION_UNDO_MS must be a whole number of milliseconds, at least 1; got ${JSON.stringify(value)}`,
+		);
+	return ms;
 }
 
 /** How long `pier serve` waits for its sessions to close after SIGTERM/SIGINT before it exits anyway. */

@@ -189,6 +189,14 @@ export const api = {
 	abort: (id: string) => request<{ ok: true }>("POST", `${session(id)}/abort`, {}),
 	command: (id: string, command: string, args?: string) =>
 		request<{ ok: true }>("POST", `${session(id)}/command`, args === undefined ? { command } : { command, args }),
+	cardCommand: (id: string, place: { entry: string } | { panel: string }, command: string, args?: string) =>
+		request<{ ok: true }>(
+			"POST",
+			"panel" in place
+				? `${session(id)}/panels/${enc(place.panel)}/command`
+				: `${session(id)}/cards/${enc(place.entry)}/command`,
+			args === undefined ? { command } : { command, args },
+		),
 	appCommand: (id: string, appId: string, command: string, args?: string) =>
 		request<{ ok: true }>(
 			"POST",

@@ -1,17 +1,19 @@
 /**
- * Which extension is appending a `pichamber.app` entry right now. An app surface may run only its own
- * extension's commands, so the daemon records the mounter in the entry, where no extension can set it.
+ * Which extension is appending a `pichamber.app` or `pichamber.ui` entry (or sending a card as a message) right
+ * now. An app surface's or a card's buttons run only their own extension's commands, so the daemon records the
+ * extension in the entry, where no extension can set it.
  */
 import type { ExtensionHost } from "../../extensions/host/host.js";
 import { callerExtension, ownerKey } from "./app-owner.js";
 
 export class AppMounts {
-	/** The protocol extension whose `append_entry` action is being performed right now, if any. */
+	/** The protocol extension whose `append_entry` or `send_message` action is being performed right now, if any. */
 	private protocolActor: string | undefined;
 
 	/**
 	 * Protocol extensions append entries through the host's session side, which is told which instance asks. The
-	 * bridge performs `append_entry` synchronously, so the entry is written while `protocolActor` names it.
+	 * bridge performs both actions synchronously (pi takes a message's details at once, even when it delivers the
+	 * message later), so the entry is stamped while `protocolActor` names it.
 	 */
 	constructor(host: ExtensionHost) {
 		host.decorateRuntimeHost((inner) => ({
@@ -20,7 +22,7 @@ export class AppMounts {
 			},
 			ui: (request, context) => inner.ui(request, context),
 			action: (action, context) => {
-				if (action.kind !== "append_entry") return inner.action(action, context);
+				if (action.kind !== "append_entry" && action.kind !== "send_message") return inner.action(action, context);
 				this.protocolActor = context.instance.id;
 				try {
 					return inner.action(action, context);

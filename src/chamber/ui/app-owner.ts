@@ -1,5 +1,5 @@
 /**
- * Which extension mounted an app surface, and which commands that app may run.
+ * Which extension mounted an app surface (or appended a card), and which commands its buttons may run.
  *
  * An app surface's HTML is untrusted: it can read its own per-mount token and post whatever it likes, so the
  * token only proves which frame spoke. The authority is here, on the daemon: an app runs only commands of the
@@ -72,10 +72,28 @@ export interface CommandSource {
 	protocolOwner(name: string): string | undefined;
 }
 
+/** The surfaces whose buttons run commands on an extension's behalf, as their errors name them. */
+export type CommandSurface = "app surface" | "card";
+
 /** Why an app owned by `owner` may not run `/name`, or undefined when it may. */
 export function appCommandProblem(owner: string | undefined, name: string, source: CommandSource): string | undefined {
-	if (source.chamberCommands.has(name)) return `an app surface cannot run the chamber's own /${name}`;
-	if (!owner) return `this app surface's extension is not known, so it may run no command (/${name} refused)`;
+	return surfaceCommandProblem("app surface", owner, name, source);
+}
+
+/**
+ * Why a button on `surface`, owned by `owner`, may not run `/name`, or undefined when it may: only commands of
+ * the extension that put the surface there, never the chamber's own.
+ */
+export function surfaceCommandProblem(
+	surface: CommandSurface,
+	owner: string | undefined,
+	name: string,
+	source: CommandSource,
+): string | undefined {
+	const placed = surface === "card" ? "appended this card" : "mounted this app";
+	const article = surface === "card" ? "a" : "an";
+	if (source.chamberCommands.has(name)) return `${article} ${surface} cannot run the chamber's own /${name}`;
+	if (!owner) return `this ${surface}'s extension is not known, so it may run no command (/${name} refused)`;
 	const command = source.command(name);
 	if (!command) return `this session has no command /${name}`;
 	const protocol = source.protocolOwner(command.name);
@@ -83,6 +101,6 @@ export function appCommandProblem(owner: string | undefined, name: string, sourc
 		protocol !== undefined && command.sourcePath.startsWith("<inline:")
 			? ownerKey("protocol", protocol)
 			: ownerKey("pi", command.sourcePath);
-	if (commandOwner !== owner) return `/${name} belongs to another extension than the one that mounted this app`;
+	if (commandOwner !== owner) return `/${name} belongs to another extension than the one that ${placed}`;
 	return undefined;
 }

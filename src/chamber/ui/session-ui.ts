@@ -15,7 +15,7 @@ import type {
 	UiState,
 	WidgetPlacement,
 } from "../wire.js";
-import { type AppSurface, type FormField, LIMITS, type NormalizedCard } from "./descriptors.js";
+import { type AppSurface, type ComponentCard, type FormField, LIMITS, type NormalizedCard } from "./descriptors.js";
 import { capStatus, capWidgetLines, unwrapDescriptor } from "./text.js";
 import { cardRemoval, normalizeCard } from "./cards.js";
 import { normalizeApp } from "./apps.js";
@@ -62,6 +62,7 @@ export class SessionUi {
 	private readonly panels = new Map<string, NormalizedCard>();
 	private readonly apps = new Map<string, AppSurface>();
 	private readonly appOwners = new Map<string, string>();
+	private readonly panelOwners = new Map<string, string>();
 	private readonly dialogs = new Map<string, PendingDialog>();
 	private title: string | undefined;
 	private editorText = "";
@@ -109,7 +110,7 @@ export class SessionUi {
 	 * (a refused app) or undefined. Custom *messages* never come here: they stay transcript cards.
 	 */
 	applyEntry(customType: string, data: unknown, live: boolean): string | undefined {
-		if (customType === "pichamber.ui") return this.applyPanel(unwrapDescriptor(data), live);
+		if (customType === "pichamber.ui") return this.applyPanel(unwrapDescriptor(data), live, ownerOf(data));
 		if (customType === "pichamber.app") return this.applyApp(unwrapDescriptor(data), live, ownerOf(data));
 		return undefined;
 	}
@@ -119,9 +120,16 @@ export class SessionUi {
 		return this.appOwners.get(appId);
 	}
 
-	private applyPanel(descriptor: unknown, live: boolean): string | undefined {
+	/** A live panel's card and the opaque key of the extension that appended its latest version, if known. */
+	panel(id: string): { card: ComponentCard; owner: string | undefined } | undefined {
+		const card = this.panels.get(id);
+		return card?.kind === "card" ? { card, owner: this.panelOwners.get(id) } : undefined;
+	}
+
+	private applyPanel(descriptor: unknown, live: boolean, owner: string | undefined): string | undefined {
 		const removal = cardRemoval(descriptor);
 		if (removal) {
+			this.panelOwners.delete(removal.id);
 			if (this.panels.delete(removal.id) && live) this.publish("extension.ui", { id: removal.id, removed: true });
 			return undefined;
 		}
@@ -131,6 +139,8 @@ export class SessionUi {
 			return `live panel "${card.id}" refused: a session holds at most ${LIMITS.panelsPerSession} panels`;
 		}
 		this.panels.set(card.id, card);
+		if (owner) this.panelOwners.set(card.id, owner);
+		else this.panelOwners.delete(card.id);
 		if (live) this.publish("extension.ui", { id: card.id, card });
 		return undefined;
 	}
@@ -160,6 +170,7 @@ export class SessionUi {
 		for (const id of this.panels.keys()) this.publish("extension.ui", { id, removed: true });
 		for (const appId of this.apps.keys()) this.publish("extension.app", { appId, removed: true });
 		this.panels.clear();
+		this.panelOwners.clear();
 		this.apps.clear();
 		this.appOwners.clear();
 	}

@@ -1,6 +1,7 @@
 /**
  * A card action. `disabled` and `loading` make it inert, `confirm` asks in-page first, `promptForArgs` collects
- * the argument string inline; firing posts `/command`, the same path a typed slash command takes.
+ * the argument string inline; firing posts to the card's own route, where the daemon checks that the command is
+ * one of the card's buttons and belongs to the extension that appended the card.
  */
 import { useState } from "preact/hooks";
 import type { CardAction } from "../types.js";
@@ -9,6 +10,12 @@ import { Icon } from "./Icon.js";
 import { visible } from "../visible.js";
 
 export type RunCommand = (command: string, args?: string) => Promise<void>;
+
+/** Where a card is: a transcript entry, or a live panel in the side pane. The daemon checks its buttons there. */
+export type CardPlace = { entry: string } | { panel: string };
+
+/** A card's button: the daemon runs it only if it is the card's, for a command of the card's own extension. */
+export type RunCardCommand = (place: CardPlace, command: string, args?: string) => Promise<void>;
 
 export function ActionButton({ action, onCommand }: { action: CardAction; onCommand: RunCommand }) {
 	const confirm = useConfirm();

@@ -1,10 +1,18 @@
 /** An extension's `pichamber.ui` card: one of seven components, a tone, and up to eight command buttons. */
 import type { ComponentCard, GenericCard, NormalizedCard } from "../types.js";
-import { ActionButton, type RunCommand } from "./ActionButton.js";
+import { ActionButton, type CardPlace, type RunCardCommand } from "./ActionButton.js";
 import { Markdown } from "./Markdown.js";
 import { visible, visibleText } from "../visible.js";
 
-export function Card({ card, onCommand }: { card: NormalizedCard; onCommand: RunCommand }) {
+export function Card({
+	card,
+	place,
+	onCommand,
+}: {
+	card: NormalizedCard;
+	place: CardPlace;
+	onCommand: RunCardCommand;
+}) {
 	if (card.kind === "generic") return <GenericCardView card={card} />;
 	const tone = card.tone ? ` tone-${card.tone}` : "";
 	return (
@@ -22,7 +30,11 @@ export function Card({ card, onCommand }: { card: NormalizedCard; onCommand: Run
 			{card.actions.length > 0 && (
 				<div class="card-actions">
 					{card.actions.map((action, i) => (
-						<ActionButton key={`${i}:${action.command}:${action.label}`} action={action} onCommand={onCommand} />
+						<ActionButton
+							key={`${i}:${action.command}:${action.label}`}
+							action={action}
+							onCommand={(command, args) => onCommand(place, command, args)}
+						/>
 					))}
 				</div>
 			)}

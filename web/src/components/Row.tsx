@@ -2,7 +2,7 @@
 import { formatTokens, showJson } from "../format.js";
 import type { LiveTool } from "../state.js";
 import type { TranscriptRow } from "../types.js";
-import type { RunCommand } from "./ActionButton.js";
+import type { RunCardCommand } from "./ActionButton.js";
 import { BashView } from "./BashRow.js";
 import { Card } from "./Card.js";
 import { requestFork } from "../habit-events.js";
@@ -16,7 +16,7 @@ interface RowProps {
 	row: TranscriptRow;
 	live: Map<string, LiveTool>;
 	results: Map<string, ToolResultRow>;
-	onCommand: RunCommand;
+	onCommand: RunCardCommand;
 	/** A live panel's version: the current one (shown in the side pane), an earlier one, or a removed panel's last. */
 	marker?: PanelMarker;
 	onReveal?: (kind: "panel" | "app", id: string) => void;
@@ -120,7 +120,7 @@ export function Row({ row, live, results, onCommand, marker, onReveal, appOpen }
 			if (!marker || !row.card.id) {
 				return (
 					<div class="row row-card" {...common}>
-						<Card card={row.card} onCommand={onCommand} />
+						<Card card={row.card} place={{ entry: row.id }} onCommand={onCommand} />
 					</div>
 				);
 			}
@@ -143,7 +143,7 @@ export function Row({ row, live, results, onCommand, marker, onReveal, appOpen }
 							<summary>
 								{name} · {marker === "earlier" ? "earlier version" : "last version (removed)"}
 							</summary>
-							<Card card={row.card} onCommand={onCommand} />
+							<Card card={row.card} place={{ entry: row.id }} onCommand={onCommand} />
 						</details>
 					)}
 				</div>

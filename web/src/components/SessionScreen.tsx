@@ -9,7 +9,7 @@ import { comboFromEvent, hasCommandModifier, isBuiltinShortcut, isEditableTarget
 import { initSessionState, reduceSession } from "../state.js";
 import { EventStream, type StreamStatus } from "../stream.js";
 import type { CommandTrigger, SessionView } from "../types.js";
-import type { RunCommand } from "./ActionButton.js";
+import type { RunCardCommand, RunCommand } from "./ActionButton.js";
 import type { RunAppCommand } from "./AppFrame.js";
 import { Composer } from "./Composer.js";
 import { DialogDock } from "./DialogDock.js";
@@ -154,6 +154,17 @@ function LiveSession({
 		[sessionId, toast],
 	);
 
+	const runFromCard: RunCardCommand = useCallback(
+		async (place, command, args) => {
+			try {
+				await api.cardCommand(sessionId, place, command, args);
+			} catch (err) {
+				toast(describeError(err), "error");
+			}
+		},
+		[sessionId, toast],
+	);
+
 	const runFromApp: RunAppCommand = useCallback(
 		async (appId, command, args) => {
 			try {
@@ -208,7 +219,7 @@ function LiveSession({
 			<div class="session-main">
 				<Transcript
 					state={state}
-					onCommand={run}
+					onCommand={runFromCard}
 					onReveal={showInPane}
 					onShowEarlier={async () => {
 						const first = state.view.rows[0];
@@ -271,7 +282,7 @@ function LiveSession({
 				sessionId={sessionId}
 				apps={view.ui.apps}
 				panels={view.ui.panels}
-				onCommand={run}
+				onCommand={runFromCard}
 				onAppCommand={runFromApp}
 				reveal={reveal}
 			/>

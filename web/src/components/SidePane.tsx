@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { clampWidth, loadPane, type PaneLayout, savePane } from "../pane-state.js";
 import type { AppSurface, NormalizedCard } from "../types.js";
-import type { RunCommand } from "./ActionButton.js";
+import type { RunCardCommand } from "./ActionButton.js";
 import { AppDock, type RunAppCommand } from "./AppFrame.js";
 import { PanelDock } from "./PanelDock.js";
 
@@ -38,7 +38,7 @@ interface PaneProps {
 	sessionId: string;
 	apps: AppSurface[];
 	panels: NormalizedCard[];
-	onCommand: RunCommand;
+	onCommand: RunCardCommand;
 	onAppCommand: RunAppCommand;
 	reveal?: Reveal;
 }

@@ -5,7 +5,7 @@
 import { useLayoutEffect, useMemo, useRef } from "preact/hooks";
 import type { Draft, LiveTool, SessionState } from "../state.js";
 import type { TranscriptRow } from "../types.js";
-import type { RunCommand } from "./ActionButton.js";
+import type { RunCardCommand } from "./ActionButton.js";
 import { LiveBashView } from "./BashRow.js";
 import { type PanelMarker, Row } from "./Row.js";
 import type { Reveal } from "./SidePane.js";
@@ -18,7 +18,7 @@ const STICK_PX = 80;
 
 interface TranscriptProps {
 	state: SessionState;
-	onCommand: RunCommand;
+	onCommand: RunCardCommand;
 	/** Fetches the page of rows before the first one shown. */
 	onShowEarlier?: () => Promise<void>;
 	/** Opens the side pane at a live panel or an app (from its marker row). */
