@@ -175,9 +175,17 @@ export interface BrowserRig {
 	api: ApiClient;
 }
 
-/** A daemon, a browser with one desktop page (its uncaught errors collected), and a signed-in API client. */
-export async function openRig(dir: string, pageErrors: string[]): Promise<BrowserRig> {
-	const serve = await startChamber(dir);
+/**
+ * A daemon, a browser with one desktop page (its uncaught errors collected), and a signed-in API client. The daemon
+ * runs the browser tests' usual extensions, or only `extensions` (each loaded with `-e`) when given.
+ */
+export async function openRig(dir: string, pageErrors: string[], extensions?: string[]): Promise<BrowserRig> {
+	const serve = extensions
+		? await startServe(
+				[...extensions.flatMap((e) => ["-e", e]), "--state-dir", join(dir, "state"), "--ui-password", PASSWORD],
+				{ agentDir: join(dir, "agent"), cwd: dir },
+			)
+		: await startChamber(dir);
 	const browser = await launchBrowser();
 	const context = await browser.newContext(DESKTOP);
 	context.setDefaultTimeout(STEP);

@@ -8,18 +8,18 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import type { Browser, Frame, Page } from "playwright-core";
+import type { Frame, Page } from "playwright-core";
 import {
 	apiFor,
-	DESKTOP,
-	launchBrowser,
 	newSession,
 	PASSWORD,
-	STEP,
 	see,
 	send,
 	signIn,
 	until,
+	type BrowserRig,
+	closeRig,
+	openRig,
 } from "../chamber-web/browser-helpers.js";
 import { type ApiClient, type Serve, startServe } from "../helpers/chamber.js";
 import { REPO_ROOT, tempDir } from "../helpers/pier-cli.js";
@@ -32,41 +32,26 @@ type View = { session: { name?: string }; rows: Row[] };
 describe("hostile app surfaces: no command without a click, and only the mounting extension's", () => {
 	const dir = tempDir("pier-hostile-app-");
 	let serve: Serve;
-	let browser: Browser;
 	let page: Page;
 	let api: ApiClient;
 	let sessionId: string;
 	const pageErrors: string[] = [];
 
+	let rig: BrowserRig;
 	before(async () => {
-		serve = await startServe(
-			[
-				"-e",
-				join(FIXTURES, "app-ext.ts"),
-				"-e",
-				join(FIXTURES, "other-ext.ts"),
-				"-e",
-				join(FIXTURES, "qjs-app"),
-				"--state-dir",
-				join(dir.path, "state"),
-				"--ui-password",
-				PASSWORD,
-			],
-			{ agentDir: join(dir.path, "agent"), cwd: dir.path },
-		);
-		browser = await launchBrowser();
-		const context = await browser.newContext(DESKTOP);
-		context.setDefaultTimeout(STEP);
-		page = await context.newPage();
-		page.on("pageerror", (error) => pageErrors.push(error.message));
-		api = await apiFor(serve.url);
+		rig = await openRig(dir.path, pageErrors, [
+			join(FIXTURES, "app-ext.ts"),
+			join(FIXTURES, "other-ext.ts"),
+			join(FIXTURES, "qjs-app"),
+		]);
+		({ serve, page, api } = rig);
 		await signIn(page, serve.url);
 		sessionId = await newSession(page);
 	});
 
 	after(async () => {
-		await browser?.close().catch(() => {});
-		await serve?.stop();
+		// The daemon may have been restarted by a test: stop the one running now.
+		await closeRig({ ...rig, serve });
 		dir[Symbol.dispose]();
 	});
 

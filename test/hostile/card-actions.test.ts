@@ -9,21 +9,19 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import {
-	apiFor,
-	DESKTOP,
-	launchBrowser,
 	newSession,
-	PASSWORD,
-	STEP,
 	see,
 	send,
 	signIn,
 	until,
+	type BrowserRig,
+	closeRig,
+	openRig,
 } from "../chamber-web/browser-helpers.js";
 import { ownerKey } from "../../src/chamber/ui/app-owner.js";
-import { type ApiClient, type Serve, startServe } from "../helpers/chamber.js";
+import type { ApiClient, Serve } from "../helpers/chamber.js";
 import { REPO_ROOT, tempDir } from "../helpers/pier-cli.js";
 
 const FIXTURES = join(REPO_ROOT, "test/fixtures/hostile");
@@ -41,39 +39,21 @@ type Refusal = { error: { code: string; message: string } };
 describe("hostile cards: a button runs only its own extension's command", () => {
 	const dir = tempDir("pier-hostile-card-");
 	let serve: Serve;
-	let browser: Browser;
 	let page: Page;
 	let api: ApiClient;
 	let sessionId: string;
 	const pageErrors: string[] = [];
 
+	let rig: BrowserRig;
 	before(async () => {
-		serve = await startServe(
-			[
-				"-e",
-				join(FIXTURES, "card-ext.ts"),
-				"-e",
-				join(FIXTURES, "other-ext.ts"),
-				"--state-dir",
-				join(dir.path, "state"),
-				"--ui-password",
-				PASSWORD,
-			],
-			{ agentDir: join(dir.path, "agent"), cwd: dir.path },
-		);
-		browser = await launchBrowser();
-		const context = await browser.newContext(DESKTOP);
-		context.setDefaultTimeout(STEP);
-		page = await context.newPage();
-		page.on("pageerror", (error) => pageErrors.push(error.message));
-		api = await apiFor(serve.url);
+		rig = await openRig(dir.path, pageErrors, [join(FIXTURES, "card-ext.ts"), join(FIXTURES, "other-ext.ts")]);
+		({ serve, page, api } = rig);
 		await signIn(page, serve.url);
 		sessionId = await newSession(page);
 	});
 
 	after(async () => {
-		await browser?.close().catch(() => {});
-		await serve?.stop();
+		await closeRig(rig ?? {});
 		dir[Symbol.dispose]();
 	});
 
