@@ -56,7 +56,11 @@ describe("an allowance names a package, not a package.json anyone can write", ()
 
 		const install = await box.pier(["install", "npm:innocent-ext"]);
 		assert.equal(install.code, 0, install.stderr);
-		assert.deepEqual(marks(marker), [], `a script of a package that only claims an allowed name ran: ${install.stderr}`);
+		assert.deepEqual(
+			marks(marker),
+			[],
+			`a script of a package that only claims an allowed name ran: ${install.stderr}`,
+		);
 	});
 
 	test("allowing a package does not run the scripts of its bundled dependencies, which pier reports as skipped", async () => {
