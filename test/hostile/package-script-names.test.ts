@@ -1,0 +1,94 @@
+/**
+ * Review of issue 27, finding 2: a script runs "only for a package whose package.json name is in
+ * `extensionHost.allowScripts`". The name is whatever the package's own package.json says, and a package published
+ * under its own name may ship any package.json it likes in its bundled dependencies. So a user who once allowed a
+ * common name (`esbuild`, `sharp`, …) has allowed every package that calls a bundled file by that name; and allowing
+ * a package also runs its bundled dependencies' scripts (npm rebuild builds a node's bundle), which pier reports as
+ * skipped.
+ *
+ * Real npm against a registry served by the test, the real `pier` bin. Every script appends a line to a marker file.
+ */
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, test } from "node:test";
+import { npmEnv, type Registry, startRegistry } from "../helpers/npm-registry.js";
+import { quickjsExtension, type Sandbox, sandbox } from "../packages/helpers.js";
+
+const mark = (marker: string, what: string) =>
+	`node -e "require('fs').appendFileSync(${JSON.stringify(marker).replace(/"/g, "'")}, '${what}\\n')"`;
+
+const marks = (marker: string) => (existsSync(marker) ? readFileSync(marker, "utf8").trim().split("\n").sort() : []);
+
+describe("an allowance names a package, not a package.json anyone can write", () => {
+	let registry: Registry;
+	let work: Sandbox;
+	beforeEach(async () => {
+		work = sandbox();
+		registry = await startRegistry(work.root);
+	});
+	afterEach(async () => {
+		await registry.close();
+		work[Symbol.dispose]();
+	});
+
+	test("a dependency fetched from a URL whose package.json says it is an allowed name does not run its script", async () => {
+		using box = sandbox();
+		Object.assign(box.env, npmEnv(registry, box.root), { PI_OFFLINE: "0" });
+		const marker = join(box.root, "MARKER-spoof");
+		// The user allowed the real esbuild's postinstall for some other package, long ago.
+		writeFileSync(join(box.agent, "settings.json"), JSON.stringify({ extensionHost: { allowScripts: ["esbuild"] } }));
+		// The attacker's tarball, on a host of the attacker's (here the test's server): its package.json says esbuild.
+		registry.publish({
+			name: "esbuild",
+			version: "0.0.1",
+			scripts: { postinstall: mark(marker, "spoofed-esbuild-postinstall") },
+		});
+		// A QuickJS-only package, published under its own name, depends on that tarball under the name esbuild.
+		registry.publish(
+			{
+				name: "innocent-ext",
+				version: "1.0.0",
+				dependencies: { esbuild: `${registry.url}esbuild/-/esbuild-0.0.1.tgz` },
+			},
+			quickjsExtension("q", "innocent", "innocent_tool", "hi") as Record<string, string>,
+		);
+
+		const install = await box.pier(["install", "npm:innocent-ext"]);
+		assert.equal(install.code, 0, install.stderr);
+		assert.deepEqual(
+			marks(marker),
+			[],
+			`a script of a package that only claims an allowed name ran: ${install.stderr}`,
+		);
+	});
+
+	test("allowing a package does not run the scripts of its bundled dependencies, which pier reports as skipped", async () => {
+		using box = sandbox();
+		Object.assign(box.env, npmEnv(registry, box.root), { PI_OFFLINE: "0" });
+		const marker = join(box.root, "MARKER-bundle");
+		registry.publish(
+			{
+				name: "host-pkg",
+				version: "1.0.0",
+				dependencies: { "bundled-dep": "0.0.1" },
+				bundleDependencies: ["bundled-dep"],
+				scripts: { postinstall: mark(marker, "host-postinstall") },
+			},
+			{
+				...(quickjsExtension("q", "host", "host_tool", "hi") as Record<string, string>),
+				"node_modules/bundled-dep/package.json": JSON.stringify({
+					name: "bundled-dep",
+					version: "0.0.1",
+					scripts: { install: mark(marker, "bundled-install") },
+				}),
+			},
+		);
+
+		const install = await box.pier(["install", "npm:host-pkg", "--allow-scripts", "host-pkg"]);
+		assert.equal(install.code, 0, install.stderr);
+		const ran = marks(marker);
+		assert.ok(ran.includes("host-postinstall"), `the allowed script did not run: ${ran.join(",")}`);
+		assert.deepEqual(ran, ["host-postinstall"], "a script not allowed by name ran");
+	});
+});
