@@ -3,8 +3,10 @@
  * `extensionHost.allowScripts`". The name is whatever the package's own package.json says, and a package published
  * under its own name may ship any package.json it likes in its bundled dependencies. So a user who once allowed a
  * common name (`esbuild`, `sharp`, …) has allowed every package that calls a bundled file by that name; and allowing
- * a package also runs its bundled dependencies' scripts (npm rebuild builds a node's bundle), which pier reports as
- * skipped.
+ * a package also ran its bundled dependencies' scripts (npm rebuild builds a node's bundle) while pier reported them
+ * as skipped. Guarantee: a dependency is allowed by name only when a registry spec asked for it and npm fetched it
+ * from the registry as that name; a bundled dependency came in its bundler's tarball, is its bundler's code, and
+ * runs, and is reported, with its bundler (never allowed on its own).
  *
  * Real npm against a registry served by the test, the real `pier` bin. Every script appends a line to a marker file.
  */
@@ -63,7 +65,7 @@ describe("an allowance names a package, not a package.json anyone can write", ()
 		);
 	});
 
-	test("allowing a package does not run the scripts of its bundled dependencies, which pier reports as skipped", async () => {
+	test("a bundled dependency's script runs only with its allowed bundler, and is reported as its bundler's", async () => {
 		using box = sandbox();
 		Object.assign(box.env, npmEnv(registry, box.root), { PI_OFFLINE: "0" });
 		const marker = join(box.root, "MARKER-bundle");
@@ -84,11 +86,21 @@ describe("an allowance names a package, not a package.json anyone can write", ()
 				}),
 			},
 		);
+		// Allowing the bundled name alone allows nothing: it is not a package of the registry's.
+		writeFileSync(
+			join(box.agent, "settings.json"),
+			JSON.stringify({ extensionHost: { allowScripts: ["bundled-dep"] } }),
+		);
+		const first = await box.pier(["install", "npm:host-pkg"]);
+		assert.equal(first.code, 0, first.stderr);
+		assert.deepEqual(marks(marker), [], "nothing ran: host-pkg is not allowed");
+		assert.match(first.stderr + first.stdout, /host-pkg > bundled-dep \(install\)/);
 
 		const install = await box.pier(["install", "npm:host-pkg", "--allow-scripts", "host-pkg"]);
 		assert.equal(install.code, 0, install.stderr);
-		const ran = marks(marker);
-		assert.ok(ran.includes("host-postinstall"), `the allowed script did not run: ${ran.join(",")}`);
-		assert.deepEqual(ran, ["host-postinstall"], "a script not allowed by name ran");
+		assert.deepEqual(marks(marker), ["bundled-install", "host-postinstall"]);
+		const listed = (await box.pier(["list"])).stdout;
+		assert.match(listed, /install scripts ran \(allowed by name\): host-pkg \(postinstall\), host-pkg > bundled-dep/);
+		assert.doesNotMatch(listed, /skipped/);
 	});
 });

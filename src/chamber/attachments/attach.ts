@@ -97,7 +97,8 @@ async function attachOne(root: string, file: string, out: Attachments): Promise<
 			);
 		}
 		const bytes = await handle.readFile();
-		if (image) await attachImage(file, real, image, bytes, out);
+		// The size is read from the whole file: a GIF's frames, a JPEG's frame header, may lie past what was sniffed.
+		if (image) await attachImage(file, real, readImageHeader(bytes) ?? image, bytes, out);
 		else out.text += `<file name="${real}">\n${bytes.toString("utf8")}\n</file>\n`;
 	} finally {
 		await handle.close();

@@ -69,7 +69,9 @@ function gifSize(bytes: Uint8Array): { width?: number; height?: number } {
 		while (at < bytes.length && bytes[at] !== 0) at += 1 + (bytes[at] ?? 0);
 		at++;
 	};
-	while (at < bytes.length) {
+	for (;;) {
+		// Cut before its trailer: a frame may follow that was not seen, so the size is not vouched for.
+		if (at >= bytes.length) return {};
 		const block = bytes[at];
 		if (block === 0x3b) break;
 		if (block === 0x21) {

@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { DefaultPackageManager, type SettingsManager } from "@earendil-works/pi-coding-agent";
 import { allowedScriptNames, brief, type ScriptRecord, scriptRecord, writeScriptRecord } from "./script-policy.js";
+import { readInstallRecord } from "./provenance.js";
 import { describeScripted, packagesWithScripts } from "./scripts.js";
 import type { PackageScope, ParsedSource } from "./sources.js";
 
@@ -34,7 +35,27 @@ function envWithScripts(on: boolean): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = { ...process.env };
 	for (const key of IGNORE_KEYS) delete env[key];
 	if (!on) env.npm_config_ignore_scripts = "true";
+	// A package's own .npmrc is project config to an npm run in its directory (a checkout, a git dependency npm
+	// prepares in its clone): its `git` key would name a program of the package. The environment outranks project
+	// config, and reaches the npm that npm starts.
+	if (!env.npm_config_git && !env.NPM_CONFIG_GIT) env.npm_config_git = "git";
 	return env;
+}
+
+/** The registry npm installs from here, as npm itself resolves its configuration. */
+async function configuredRegistry(command: NpmCommand, cwd: string): Promise<string | undefined> {
+	const [bin, ...pre] = command;
+	try {
+		const { stdout } = await run(bin!, [...pre, "config", "get", "registry"], {
+			cwd,
+			env: envWithScripts(false),
+			timeout: 30_000,
+		});
+		const url = stdout.trim();
+		return /^https?:\/\//.test(url) ? url : undefined;
+	} catch {
+		return undefined;
+	}
 }
 
 async function npm(command: NpmCommand, args: string[], cwd: string, scripts: boolean): Promise<void> {
@@ -88,12 +109,14 @@ export async function settleScripts(
 	boundary: string,
 	context: ScriptsContext,
 	rootName?: string,
+	authoritative = false,
 ): Promise<ScriptRecord> {
-	const scripted = packagesWithScripts(root, boundary, rootName);
+	const registry = await configuredRegistry(context.command, boundary);
+	const scripted = packagesWithScripts(root, boundary, rootName, readInstallRecord(boundary, registry), authoritative);
 	const allowed = allowedScriptNames(context.agentDir).names;
 	const before = context.fresh ? undefined : scriptRecord(context.agentDir, context.key);
 	const already = new Set((before?.ran ?? []).map((p) => p.name));
-	const toRun = scripted.filter((p) => allowed.has(p.name) && !already.has(p.name));
+	const toRun = scripted.filter((p) => p.allowable && allowed.has(p.name) && !already.has(p.name));
 	if (toRun.length > 0) {
 		const where = "global" in context.where ? ["-g"] : ["--prefix", context.where.prefix];
 		const cwd = "global" in context.where ? root : context.where.prefix;
@@ -102,7 +125,9 @@ export async function settleScripts(
 		if (toRun.some((p) => p.root && p.scripts.includes("prepare")))
 			await npm(context.command, ["run", "prepare", "--ignore-scripts=false"], root, true);
 	}
-	const ran = scripted.filter((p) => already.has(p.name) || toRun.includes(p));
+	// npm rebuild of a package builds what it bundles too: that ran, as part of it.
+	const rebuilt = new Set([...already, ...toRun.map((p) => p.name)]);
+	const ran = scripted.filter((p) => rebuilt.has(p.name) || (p.bundledIn !== undefined && rebuilt.has(p.bundledIn)));
 	const record: ScriptRecord = {
 		ran: ran.map(brief),
 		skipped: scripted.filter((p) => !ran.includes(p)).map(brief),
@@ -132,13 +157,13 @@ export async function installNpmSource(options: {
 	const manager = new DefaultPackageManager({ cwd, agentDir, settingsManager });
 	const root = manager.getInstalledPath(parsed.source, scope);
 	if (!root) throw new Error(`npm installed ${spec}, but it is not where pi looks for it`);
-	const scripts = await settleScripts(root, prefix ?? root, {
-		agentDir,
-		command,
-		where: prefix ? { prefix } : { global: true },
-		key: root,
-		fresh: true,
-	});
+	const scripts = await settleScripts(
+		root,
+		prefix ?? root,
+		{ agentDir, command, where: prefix ? { prefix } : { global: true }, key: root, fresh: true },
+		parsed.name,
+		true,
+	);
 	return { root, scripts };
 }
 
@@ -146,7 +171,12 @@ export async function installNpmSource(options: {
 export function skippedNotice(source: string, record: ScriptRecord): string | undefined {
 	if (record.skipped.length === 0) return undefined;
 	const list = describeScripted(record.skipped);
-	const names = record.skipped.map((p) => p.name).join(",");
+	// Names with a space say where a package came from: nothing can allow those (script-policy.ts).
+	const names = record.skipped
+		.map((p) => p.name)
+		.filter((name) => !/\s/.test(name))
+		.join(",");
+	if (names === "") return `package ${source}: install scripts skipped: ${list}. None of them can be allowed by name.`;
 	return (
 		`package ${source}: install scripts skipped: ${list}. If the package needs them, allow them by name: ` +
 		`pier install ${source} --allow-scripts ${names} (adds them to extensionHost.allowScripts in the global settings)`

@@ -9,10 +9,18 @@
  */
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join, sep } from "node:path";
+import { bundled, fetchedAs, type InstallRecord, registryName } from "./provenance.js";
 
 export interface ScriptedPackage {
-	/** The name in its package.json, which is what the user allows. */
+	/**
+	 * What the user allows it by: the install's own source for the root, the registry name for a dependency npm
+	 * fetched from the registry; otherwise its package.json name with where it came from, which no allowance matches.
+	 */
 	name: string;
+	/** Whether `name` is one the user can allow (provenance.ts). */
+	allowable: boolean;
+	/** For a bundled dependency, the package whose tarball brought it: its scripts run (or not) with that one's. */
+	bundledIn?: string;
 	dir: string;
 	scripts: string[];
 	/** The tree's own root (a git checkout's package), whose `prepare` counts too. */
@@ -25,6 +33,8 @@ const PREPARE = ["preprepare", "prepare", "postprepare"] as const;
 interface Manifest {
 	name?: unknown;
 	scripts?: unknown;
+	bundleDependencies?: unknown;
+	bundledDependencies?: unknown;
 	dependencies?: unknown;
 	optionalDependencies?: unknown;
 	peerDependencies?: unknown;
@@ -50,11 +60,16 @@ function scriptsOf(dir: string, manifest: Manifest, root: boolean): string[] {
 	return found;
 }
 
-function dependencyNames(manifest: Manifest): string[] {
-	const names = new Set<string>();
-	for (const table of [manifest.dependencies, manifest.optionalDependencies, manifest.peerDependencies])
-		if (table && typeof table === "object") for (const name of Object.keys(table)) names.add(name);
-	return [...names];
+function dependencies(manifest: Manifest): Map<string, unknown> {
+	const specs = new Map<string, unknown>();
+	for (const table of [manifest.peerDependencies, manifest.optionalDependencies, manifest.dependencies])
+		if (table && typeof table === "object") for (const [name, spec] of Object.entries(table)) specs.set(name, spec);
+	return specs;
+}
+
+function bundles(manifest: Manifest, dep: string): boolean {
+	const list = manifest.bundleDependencies ?? manifest.bundledDependencies;
+	return list === true || (Array.isArray(list) && list.includes(dep));
 }
 
 function inside(dir: string, boundary: string): boolean {
@@ -79,27 +94,66 @@ function real(path: string): string {
 	}
 }
 
+interface Visit {
+	dir: string;
+	root: boolean;
+	name: string;
+	allowable: boolean;
+	bundledIn?: string;
+}
+
 /**
- * Every package of the tree rooted at `root` with install-time scripts, the root first. `rootName` names a root
- * whose package.json has no name (a git checkout without one is allowed by its source's identity).
+ * Every package of the tree rooted at `root` with install-time scripts, the root first. The root is allowed by
+ * `rootName` when `authoritative` (an npm source's registry name), else by its package.json name, or `rootName`
+ * without one (a git checkout's identity).
+ * `record` is npm's record of the install, which a dependency's name is checked against (provenance.ts).
  */
-export function packagesWithScripts(root: string, boundary: string, rootName?: string): ScriptedPackage[] {
+export function packagesWithScripts(
+	root: string,
+	boundary: string,
+	rootName?: string,
+	record?: InstallRecord,
+	authoritative = false,
+): ScriptedPackage[] {
 	const found: ScriptedPackage[] = [];
 	const seen = new Set<string>();
-	const queue: Array<{ dir: string; root: boolean }> = [{ dir: root, root: true }];
+	const queue: Visit[] = [{ dir: root, root: true, name: rootName ?? "", allowable: true }];
 	while (queue.length > 0) {
-		const { dir, root: isRoot } = queue.shift()!;
-		const key = real(dir);
+		const visit = queue.shift()!;
+		const key = real(visit.dir);
 		if (seen.has(key)) continue;
 		seen.add(key);
-		const manifest = readManifest(dir);
+		const manifest = readManifest(visit.dir);
 		if (!manifest) continue;
-		const scripts = scriptsOf(dir, manifest, isRoot);
-		const name = typeof manifest.name === "string" && manifest.name !== "" ? manifest.name : rootName;
-		if (scripts.length > 0) found.push({ name: name ?? dir, dir, scripts, root: isRoot });
-		for (const dep of dependencyNames(manifest)) {
-			const at = locate(dep, dir, boundary);
-			if (at) queue.push({ dir: at, root: false });
+		const own = typeof manifest.name === "string" && manifest.name !== "" ? manifest.name : visit.dir;
+		const ownName = typeof manifest.name === "string" && manifest.name !== "" ? manifest.name : undefined;
+		const name = visit.root ? ((authoritative ? rootName : ownName) ?? rootName ?? own) : visit.name;
+		const scripts = scriptsOf(visit.dir, manifest, visit.root);
+		if (scripts.length > 0)
+			found.push({
+				name,
+				dir: visit.dir,
+				scripts,
+				root: visit.root,
+				allowable: visit.allowable && !visit.bundledIn,
+				...(visit.bundledIn ? { bundledIn: visit.bundledIn } : {}),
+			});
+		for (const [dep, spec] of dependencies(manifest)) {
+			const at = locate(dep, visit.dir, boundary);
+			if (!at) continue;
+			if (bundles(manifest, dep) || bundled(record, at)) {
+				const bundler = visit.bundledIn ?? name;
+				queue.push({ dir: at, root: false, name: `${bundler} > ${dep}`, allowable: false, bundledIn: bundler });
+				continue;
+			}
+			const asked = registryName(dep, spec);
+			const verified = asked !== undefined && fetchedAs(record, at, asked);
+			const label = verified
+				? asked
+				: record
+					? `${dep} (${typeof spec === "string" ? spec : "?"}: not fetched from the registry under that name)`
+					: `${dep} (where npm fetched it from is not recorded)`;
+			queue.push({ dir: at, root: false, name: label, allowable: verified });
 		}
 	}
 	return found;
