@@ -9,7 +9,7 @@ import type { Context } from "hono";
 import { validator } from "hono/validator";
 import type { Static, TSchema } from "typebox";
 import { lazyValidator } from "../extensions/protocol/lazy-validator.js";
-import { isJsonContentType } from "./auth/http.js";
+import { isJsonContentType } from "./auth/request-body.js";
 import { jsonError } from "./http-errors.js";
 
 export const NOT_JSON = "the body must be JSON";

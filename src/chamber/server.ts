@@ -12,7 +12,9 @@ import { serve } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { type AuthEnv, authRoutes, checkOrigin, requestAuthenticated, requireAuth } from "./auth/http.js";
+import { credentialRoutes } from "./auth/credential-routes.js";
+import { authRoutes, checkOrigin } from "./auth/http.js";
+import { type AuthEnv, requestAuthenticated, requireAuth } from "./auth/principal.js";
 import { removeDaemonRecord, writeDaemonRecord } from "./auth/pairing-inbox.js";
 import { AuthStore } from "./auth/store.js";
 import { Chamber, type ChamberOptions } from "./chamber.js";
@@ -64,7 +66,8 @@ export async function chamberApp(options: ChamberServerOptions) {
 		c.header("Referrer-Policy", "no-referrer");
 	});
 	let servedUrls: string[] = [];
-	app.route("/api/auth", authRoutes(auth, { urls: () => servedUrls }));
+	const urls = () => servedUrls;
+	app.route("/api/auth", authRoutes(auth, { urls, routes: credentialRoutes(auth, { urls }) }));
 	app.use("/api/pi/*", requireAuth(auth), checkOrigin());
 	app.use(
 		"/api/pi/*",

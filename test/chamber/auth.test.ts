@@ -6,7 +6,9 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
-import { type AuthEnv, authRoutes, checkOrigin, requireAuth } from "../../src/chamber/auth/http.js";
+import { credentialRoutes } from "../../src/chamber/auth/credential-routes.js";
+import { authRoutes, checkOrigin } from "../../src/chamber/auth/http.js";
+import { type AuthEnv, requireAuth } from "../../src/chamber/auth/principal.js";
 import { LoginRateLimiter, WorkGate } from "../../src/chamber/auth/rate-limit.js";
 import { AuthStore } from "../../src/chamber/auth/store.js";
 
@@ -29,7 +31,10 @@ class Clock {
 function makeApp(store: AuthStore, clock: Clock, clientKey?: (c: unknown) => string) {
 	const app = new Hono<AuthEnv>();
 	const limiter = new LoginRateLimiter({ now: clock.now });
-	app.route("/api/auth", authRoutes(store, clientKey ? { limiter, clientKey } : { limiter }));
+	app.route(
+		"/api/auth",
+		authRoutes(store, { limiter, ...(clientKey ? { clientKey } : {}), routes: credentialRoutes(store, {}) }),
+	);
 	app.use("/api/pi/*", checkOrigin(), requireAuth(store));
 	app.get("/api/pi/whoami", (c) => c.json(c.get("principal")));
 	app.post("/api/pi/echo", async (c) => c.json(await c.req.json()));
@@ -423,7 +428,7 @@ test("over a real socket: log in, then use the cookie", async () => {
 	await store.setPassword(PASSWORD);
 	const app = new Hono<AuthEnv>();
 	const limiter = new LoginRateLimiter();
-	app.route("/api/auth", authRoutes(store, { limiter }));
+	app.route("/api/auth", authRoutes(store, { limiter, routes: credentialRoutes(store, {}) }));
 	app.use("/api/pi/*", checkOrigin(), requireAuth(store));
 	app.get("/api/pi/whoami", (c) => c.json(c.get("principal")));
 

@@ -6,7 +6,8 @@
 import { type Context, Hono } from "hono";
 import { deleteCookie } from "hono/cookie";
 import { jsonError } from "../http-errors.js";
-import { type AuthEnv, readBody, requireAuth, SESSION_COOKIE } from "./http.js";
+import { type AuthEnv, requireAuth, SESSION_COOKIE } from "./principal.js";
+import { readBody } from "./request-body.js";
 import { GenerationLimitError } from "./lineage.js";
 import type { AuthStore, CredentialInfo, DeviceTokenInfo } from "./store.js";
 

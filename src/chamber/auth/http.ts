@@ -1,28 +1,14 @@
-/**
- * The chamber's auth over HTTP (docs/chamber-api.md, "Auth"): the `/api/auth` routes, the middleware that
- * guards every other `/api` route, and the origin check for state-changing requests.
- */
-import type { IncomingHttpHeaders } from "node:http";
 import type { HttpBindings } from "@hono/node-server";
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { parse as parseCookie } from "hono/utils/cookie";
 import { jsonError } from "../http-errors.js";
+import { type AuthEnv, authenticate, requireAuth, SESSION_COOKIE } from "./principal.js";
 import { LoginRateLimiter, WorkGate } from "./rate-limit.js";
-import { credentialRoutes } from "./credential-routes.js";
-import { type AuthStore, BROWSER_SESSION_TTL_MS, type BrowserCheck, SessionLimitError } from "./store.js";
+import { isJsonContentType, readBody } from "./request-body.js";
+import { type AuthStore, BROWSER_SESSION_TTL_MS, SessionLimitError } from "./store.js";
 
-export const SESSION_COOKIE = "pier_session";
-/** The browser key returned by login and pairing; the page sends it with every request, next to the cookie. */
-export const BROWSER_KEY_HEADER = "x-pier-key";
 const MAX_BODY_BYTES = 16 * 1024;
-const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
-
-/** Who sent the request; `id` names the credential (the credential list's id), which mints under it. */
-export type Principal = { kind: "browser"; id: string } | { kind: "device"; id: string };
-export type AuthVariables = { principal: Principal };
-export type AuthEnv = { Variables: AuthVariables };
 
 // Answer shapes of the routes, for the web app and other clients.
 export interface AuthStatusResponse {
@@ -43,58 +29,8 @@ export interface AuthRoutesOptions {
 	gate?: WorkGate;
 	/** The addresses the daemon serves, once it listens (pairing links offer each). */
 	urls?: () => string[];
-}
-
-type Identity = { principal: Principal } | { code: "unauthorized" | "browser_key_required"; message: string };
-
-/** Who sent the request: the session cookie with its browser key, or a bearer device token. */
-function identify(store: AuthStore, c: Context): Identity {
-	const cookie = getCookie(c, SESSION_COOKIE);
-	const browser: { verdict: BrowserCheck; id?: string } =
-		cookie === undefined ? { verdict: "no_session" } : store.identifyBrowser(cookie, c.req.header(BROWSER_KEY_HEADER));
-	if (browser.verdict === "ok" && browser.id !== undefined) return { principal: { kind: "browser", id: browser.id } };
-	const bearer = BEARER.exec(c.req.header("authorization") ?? "")?.[1];
-	const device = bearer === undefined ? undefined : store.verifyDeviceToken(bearer);
-	if (device) return { principal: { kind: "device", id: device.id } };
-	if (browser.verdict === "bad_key") {
-		// The cookie reaches every server on this host (cookies ignore the port); the key does not.
-		return {
-			code: "browser_key_required",
-			message: "the session cookie needs its browser key (X-Pier-Key); sign in again if this page lost it",
-		};
-	}
-	return { code: "unauthorized", message: "sign in or send a device token" };
-}
-
-/**
- * Whether a raw request comes from a signed-in client, for sorting its socket before any route runs
- * (connection-pools.ts). A live browser cookie counts without its key: a page load and its scripts carry only the
- * cookie, and a signed-in browser must be able to reload under a flood. Routes still ask for both. Verifying has
- * the same effects as a route's check: a browser's first use is marked.
- */
-export function requestAuthenticated(store: AuthStore, headers: IncomingHttpHeaders): boolean {
-	const cookie = parseCookie(headers.cookie ?? "", SESSION_COOKIE)[SESSION_COOKIE];
-	const key = headers[BROWSER_KEY_HEADER];
-	if (cookie !== undefined) {
-		const verdict = store.checkBrowserSession(cookie, typeof key === "string" ? key : undefined);
-		if (verdict === "ok" || (verdict === "bad_key" && key === undefined)) return true;
-	}
-	const bearer = BEARER.exec(headers.authorization ?? "")?.[1];
-	return bearer !== undefined && store.verifyDeviceToken(bearer) !== undefined;
-}
-
-export function authenticate(store: AuthStore, c: Context): Principal | undefined {
-	const who = identify(store, c);
-	return "principal" in who ? who.principal : undefined;
-}
-
-export function requireAuth(store: AuthStore): MiddlewareHandler<AuthEnv> {
-	return async (c, next) => {
-		const who = identify(store, c);
-		if (!("principal" in who)) return jsonError(c, 401, who.code, who.message);
-		c.set("principal", who.principal);
-		await next();
-	};
+	/** More routes behind this app's cache, origin and body checks (the credential routes). */
+	routes?: Hono<AuthEnv>;
 }
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -190,7 +126,7 @@ export function authRoutes(store: AuthStore, options: AuthRoutesOptions = {}): H
 		return c.json({ ok: true });
 	});
 
-	app.route("/", credentialRoutes(store, { urls: options.urls }));
+	if (options.routes) app.route("/", options.routes);
 
 	return app;
 }
@@ -232,29 +168,6 @@ function cookieOptions(c: Context) {
 
 function setSessionCookie(c: Context, token: string): void {
 	setCookie(c, SESSION_COOKIE, token, { ...cookieOptions(c), maxAge: Math.floor(BROWSER_SESSION_TTL_MS / 1000) });
-}
-
-/** An empty body reads as `{}`; anything else must be a JSON object with only the `allowed` fields. */
-export async function readBody(c: Context, allowed: readonly string[]): Promise<Record<string, unknown> | Response> {
-	const text = await c.req.text();
-	if (text.trim() === "") return {};
-	let parsed: unknown;
-	try {
-		parsed = JSON.parse(text);
-	} catch {
-		return jsonError(c, 400, "bad_request", "body must be valid JSON");
-	}
-	if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-		return jsonError(c, 400, "bad_request", "body must be a JSON object");
-	}
-	const extra = Object.keys(parsed).find((k) => !allowed.includes(k));
-	if (extra !== undefined) return jsonError(c, 400, "bad_request", `unexpected field ${JSON.stringify(extra)}`);
-	return parsed as Record<string, unknown>;
-}
-
-/** The one rule for a JSON body's Content-Type (checkOrigin and json-body.ts both apply it). */
-export function isJsonContentType(value: string | undefined): boolean {
-	return value?.split(";", 1)[0]?.trim().toLowerCase() === "application/json";
 }
 
 function sameHost(origin: string, host: string): boolean {
