@@ -9,7 +9,13 @@ import { ExtensionHost, type HostDiagnostic, type LoadReport } from "../extensio
 import { readGrants } from "../extensions/grants/store.js";
 import { hostSettings } from "../extensions/host/settings.js";
 import { answeredByUser, approvedByExtension, projectContentAllowed, type TrustDecision } from "../extensions/trust.js";
-import { type PackageResolution, packageManifestSources, resolvePackages } from "../extensions/packages/resolve.js";
+import {
+	offline,
+	type PackageResolution,
+	packageManifestSources,
+	resolvePackages,
+} from "../extensions/packages/resolve.js";
+import { isPackageSource } from "../extensions/packages/sources.js";
 import { settingsForTrust } from "../extensions/trust-settings.js";
 import type { PierSessionOptions } from "./session-factory.js";
 
@@ -56,6 +62,7 @@ export async function startProtocolExtensions(
 		// Start-up problems join the session's diagnostics; later ones (a crash) are reported live.
 		onDiagnostic: (d) => (started ? report(d) : startupDiagnostics.push({ type: d.type, message: d.message })),
 	});
+	const cliPaths = await installedCliPaths(options.extensionPaths ?? [], { cwd, agentDir }, startupDiagnostics);
 	const discover = async (decision: TrustDecision) => {
 		// Each package on its own: a failed one is a diagnostic, never the end of the session.
 		const packages = await resolvePackages({
@@ -74,7 +81,7 @@ export async function startProtocolExtensions(
 		const discovery = discoverProtocolExtensions({
 			cwd,
 			agentDir,
-			cliPaths: options.extensionPaths ?? [],
+			cliPaths,
 			includeDiscovered: !options.noExtensions,
 			projectTrusted: projectContentAllowed(decision),
 		});
@@ -136,4 +143,18 @@ export async function startProtocolExtensions(
 		report,
 		packages: () => round.packages,
 	};
+}
+
+/** `-e` package sources installed by pier (scripts off), not by pi; loaded only when there is one. */
+async function installedCliPaths(
+	paths: readonly string[],
+	where: { cwd: string; agentDir: string },
+	diagnostics: AgentSessionRuntimeDiagnostic[],
+): Promise<string[]> {
+	if (!paths.some(isPackageSource)) return [...paths];
+	const { localizeCliSources } = await import("../extensions/packages/cli-sources.js");
+	const done = await localizeCliSources(paths, { ...where, install: !offline() });
+	for (const message of done.notices) diagnostics.push({ type: "warning", message });
+	for (const message of done.errors) diagnostics.push({ type: "error", message });
+	return done.paths;
 }

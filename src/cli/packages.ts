@@ -18,6 +18,7 @@ import {
 	updateUnpinned,
 } from "../extensions/packages/git.js";
 import { type ExtensionList, listExtensions, projectPackageEntries } from "../extensions/packages/list.js";
+import { offline } from "../extensions/packages/resolve.js";
 import { withPackageLock } from "../extensions/packages/lock.js";
 import {
 	checkoutScripts,
@@ -337,10 +338,6 @@ async function list(ctx: Context, json: boolean, check: boolean, cliDirs: readon
 	}
 	printList(model, ctx.say);
 	return 0;
-}
-
-function offline(): boolean {
-	return ["1", "true", "yes"].includes((process.env.PI_OFFLINE ?? "").toLowerCase());
 }
 
 function scriptLines(p: ExtensionList["packages"][number]): string[] {

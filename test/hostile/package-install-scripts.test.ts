@@ -194,6 +194,23 @@ describe("a package's install scripts run only when allowed by name", () => {
 			assert.deepEqual((pkg.scripts as { skipped: unknown[] }).skipped, [], pkg.source as string);
 	});
 
+	test("-e npm:… on pier run is installed by pier with no script, not by pi's temporary install", async () => {
+		using box = sandbox();
+		withNpm(box, registry);
+		const marker = join(box.root, "MARKER-cli");
+		publishEvil(registry, marker);
+		const run = await box.pier(["run", "-e", "npm:evil-pkg", "no_such_tool {}"]);
+		assert.equal(run.code, 0, run.stderr);
+		assert.deepEqual(marks(marker), [], `a script ran for -e npm:evil-pkg: ${run.stderr}`);
+		assert.ok(existsSync(join(box.agent, "pier-cli-packages", "npm", "node_modules", "evil-pkg")), run.stderr);
+		assert.match(run.stderr, /npm:evil-pkg: install scripts skipped: evil-pkg \(postinstall\), evil-dep \(install\)/);
+		// Installed once: the next run reuses it and says nothing more.
+		const again = await box.pier(["run", "-e", "npm:evil-pkg", "no_such_tool {}"]);
+		assert.equal(again.code, 0, again.stderr);
+		assert.doesNotMatch(again.stderr, /install scripts skipped/);
+		assert.deepEqual(marks(marker), []);
+	});
+
 	test("an allowance is a name: a wildcard or an empty name is refused, and allows nothing", async () => {
 		using box = sandbox();
 		withNpm(box, registry);

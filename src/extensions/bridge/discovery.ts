@@ -9,7 +9,7 @@ import { basename, join, resolve } from "node:path";
 import { projectConfigDir } from "../project-dir.js";
 import type { ExtensionSpec } from "../host/instance.js";
 import { type ExtensionOrigin, loadManifest, MANIFEST_FILE } from "../manifest.js";
-import { parseSource } from "../packages/sources.js";
+import { isPackageSource, parseSource } from "../packages/sources.js";
 import { launchSpec } from "../runtimes/table.js";
 import { enclosingManifestDir, manifestDirsIn } from "../manifest-dirs.js";
 
@@ -37,11 +37,6 @@ export function isManifestPath(path: string): boolean {
 	} catch {
 		return false;
 	}
-}
-
-/** Whether `-e` names a package source (npm or git) rather than a path. */
-function isPackageSource(path: string): boolean {
-	return /^(npm:|git:|[a-z][a-z0-9+.-]*:\/\/|git@)/i.test(path);
 }
 
 export function discoverProtocolExtensions(options: {

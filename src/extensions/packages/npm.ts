@@ -81,7 +81,11 @@ export function installWithoutScripts(command: NpmCommand, args: string[], cwd: 
 
 /** pi's project install root, made as pi makes it (a private package.json and a .gitignore). */
 function projectRoot(cwd: string): string {
-	const root = join(cwd, ".pi", "npm");
+	return npmRoot(join(cwd, ".pi", "npm"));
+}
+
+/** An npm install root of pier's or pi's: a directory with a private package.json and a .gitignore. */
+export function npmRoot(root: string): string {
 	mkdirSync(root, { recursive: true });
 	if (!existsSync(join(root, ".gitignore"))) writeFileSync(join(root, ".gitignore"), "*\n!.gitignore\n");
 	const manifest = join(root, "package.json");

@@ -65,7 +65,8 @@ export interface ResolveOptions {
 /** Notices collected while resolving (one resolution at a time per call). */
 type Notify = (message: string) => void;
 
-function offline(): boolean {
+/** pi's offline mode (`PI_OFFLINE`): nothing is fetched, so nothing is installed. */
+export function offline(): boolean {
 	const value = (process.env.PI_OFFLINE ?? "").toLowerCase();
 	return value === "1" || value === "true" || value === "yes";
 }

@@ -31,6 +31,11 @@ export type ParsedSource =
 	  }
 	| { kind: "local"; source: string; identity: string; path: string; pinned: false };
 
+/** Whether `-e` names a package source (npm or git) rather than a path. */
+export function isPackageSource(path: string): boolean {
+	return /^(npm:|git:|[a-z][a-z0-9+.-]*:\/\/|git@)/i.test(path);
+}
+
 export class PackageSourceError extends Error {
 	override name = "PackageSourceError";
 	constructor(
