@@ -12,10 +12,10 @@
  * replace the file atomically. pi's SettingsManager merges its own changes into the file the same way, so
  * neither loses the other's keys.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { dirname, isAbsolute, join } from "node:path";
+import { readFileSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
 import { identifierProblem } from "../manifest.js";
-import { withDirLock } from "../dir-lock.js";
+import { editSettingsFile } from "../settings-file.js";
 import { jsonSyntaxProblem } from "../json-syntax.js";
 import { GRANTS, type Grant, isGrant, sortedGrants } from "./vocabulary.js";
 
@@ -128,56 +128,29 @@ export async function changeGrants(
 	const idProblem = identifierProblem(extensionId);
 	if (idProblem) throw new GrantStoreError(`extension id ${idProblem}`);
 	const file = settingsFileOf(agentDir);
-	mkdirSync(dirname(file), { recursive: true });
-	return withDirLock(`${file}.lock`, lockOptions(file), () => {
-		let settings: Record<string, unknown> = {};
-		if (existsSync(file)) {
-			const text = readFileSync(file, "utf8");
-			let parsed: unknown;
-			try {
-				parsed = text.trim() === "" ? {} : JSON.parse(text);
-			} catch (error) {
-				throw new GrantStoreError(`${file}: not valid JSON (${jsonSyntaxProblem(text, error)}); fix it first`);
-			}
-			if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
-				throw new GrantStoreError(`${file}: must hold a JSON object; fix it first`);
-			settings = parsed as Record<string, unknown>;
-		}
-		const existing = parseGrants(settings, file).grants.get(extensionId);
-		const same = existing && (!bind || (existing.dir === bind.dir && existing.digest === bind.digest));
-		const next = sortedGrants(change(same ? existing.grants : new Set<Grant>()));
-		const binding = bind ?? existing;
-		if (next.length > 0 && !binding) throw new GrantStoreError(`extension "${extensionId}" has no grants to change`);
-		const host = settings.extensionHost;
-		if (host !== undefined && (host === null || typeof host !== "object" || Array.isArray(host)))
-			throw new GrantStoreError(`${file}: extensionHost must be an object; fix it first`);
-		const hostObject = { ...((host as Record<string, unknown> | undefined) ?? {}) };
-		const table = hostObject.grants;
-		const grants: Record<string, unknown> =
-			table && typeof table === "object" && !Array.isArray(table) ? { ...(table as Record<string, unknown>) } : {};
-		if (next.length > 0) grants[extensionId] = { dir: binding!.dir, digest: binding!.digest, grants: next };
-		else delete grants[extensionId];
-		if (Object.keys(grants).length > 0) hostObject.grants = grants;
-		else delete hostObject.grants;
-		if (Object.keys(hostObject).length > 0) settings.extensionHost = hostObject;
-		else delete settings.extensionHost;
-		atomicWrite(file, `${JSON.stringify(settings, null, 2)}\n`);
-		return next;
-	});
+	return editSettingsFile(
+		file,
+		(message) => new GrantStoreError(message),
+		(settings) => {
+			const existing = parseGrants(settings, file).grants.get(extensionId);
+			const same = existing && (!bind || (existing.dir === bind.dir && existing.digest === bind.digest));
+			const next = sortedGrants(change(same ? existing.grants : new Set<Grant>()));
+			const binding = bind ?? existing;
+			if (next.length > 0 && !binding) throw new GrantStoreError(`extension "${extensionId}" has no grants to change`);
+			const host = settings.extensionHost;
+			if (host !== undefined && (host === null || typeof host !== "object" || Array.isArray(host)))
+				throw new GrantStoreError(`${file}: extensionHost must be an object; fix it first`);
+			const hostObject = { ...((host as Record<string, unknown> | undefined) ?? {}) };
+			const table = hostObject.grants;
+			const grants: Record<string, unknown> =
+				table && typeof table === "object" && !Array.isArray(table) ? { ...(table as Record<string, unknown>) } : {};
+			if (next.length > 0) grants[extensionId] = { dir: binding!.dir, digest: binding!.digest, grants: next };
+			else delete grants[extensionId];
+			if (Object.keys(grants).length > 0) hostObject.grants = grants;
+			else delete hostObject.grants;
+			if (Object.keys(hostObject).length > 0) settings.extensionHost = hostObject;
+			else delete settings.extensionHost;
+			return next;
+		},
+	);
 }
-
-function atomicWrite(file: string, text: string): void {
-	const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0o600;
-	const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-	writeFileSync(tmp, text, { mode });
-	renameSync(tmp, file);
-}
-
-/** pi's lock on settings.json (proper-lockfile's `<file>.lock`), so pier and pi never write it at once. */
-const lockOptions = (file: string) => ({
-	waitMs: 5_000,
-	retryMs: 20,
-	staleMs: 10_000,
-	busy: () =>
-		new GrantStoreError(`${file} is locked by another writer (${file}.lock); try again, or remove ${file}.lock`),
-});

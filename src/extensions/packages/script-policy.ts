@@ -4,9 +4,9 @@
  * scripts, and nothing allows all of them. What happened at each install is recorded in
  * `<agentDir>/.pier-package-scripts.json`, by install directory, for `pier list`.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { withDirLock } from "../dir-lock.js";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { atomicWrite, editSettingsFile } from "../settings-file.js";
 import type { ScriptedPackage } from "./scripts.js";
 
 const FIELD = "extensionHost.allowScripts";
@@ -51,13 +51,6 @@ export function allowedScriptNames(agentDir: string): { names: Set<string>; prob
 	return { names, problems };
 }
 
-function atomicWrite(file: string, text: string, mode = 0o600): void {
-	const keep = existsSync(file) ? statSync(file).mode & 0o777 : mode;
-	const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-	writeFileSync(tmp, text, { mode: keep });
-	renameSync(tmp, file);
-}
-
 /** Adds names to the global allowance (under pi's settings lock), keeping every other key as it was. */
 export async function allowScripts(agentDir: string, add: readonly string[]): Promise<void> {
 	for (const name of add) {
@@ -65,30 +58,20 @@ export async function allowScripts(agentDir: string, add: readonly string[]): Pr
 		if (problem) throw new Error(`--allow-scripts ${JSON.stringify(name)} ${problem}`);
 	}
 	const file = globalSettingsFile(agentDir);
-	mkdirSync(dirname(file), { recursive: true });
-	const busy = () => new Error(`${file} is locked by another writer (${file}.lock); try again`);
-	await withDirLock(`${file}.lock`, { waitMs: 5_000, retryMs: 20, staleMs: 10_000, busy }, () => {
-		let settings: Record<string, unknown> = {};
-		if (existsSync(file)) {
-			const text = readFileSync(file, "utf8");
-			try {
-				settings = text.trim() === "" ? {} : (JSON.parse(text) as Record<string, unknown>);
-			} catch (error) {
-				throw new Error(`${file}: not valid JSON (${(error as Error).message}); fix it first`);
-			}
-			if (!settings || typeof settings !== "object" || Array.isArray(settings))
-				throw new Error(`${file}: must hold a JSON object; fix it first`);
-		}
-		const host = settings.extensionHost ?? {};
-		if (!host || typeof host !== "object" || Array.isArray(host))
-			throw new Error(`${file}: extensionHost must be an object; fix it first`);
-		const current = (host as { allowScripts?: unknown }).allowScripts ?? [];
-		if (!Array.isArray(current)) throw new Error(`${file}: ${FIELD} must be a list of package names; fix it first`);
-		const next = [...current];
-		for (const name of add) if (!next.includes(name)) next.push(name);
-		settings.extensionHost = { ...(host as object), allowScripts: next };
-		atomicWrite(file, `${JSON.stringify(settings, null, 2)}\n`);
-	});
+	await editSettingsFile(
+		file,
+		(message) => new Error(message),
+		(settings) => {
+			const host = settings.extensionHost ?? {};
+			if (!host || typeof host !== "object" || Array.isArray(host))
+				throw new Error(`${file}: extensionHost must be an object; fix it first`);
+			const current = (host as { allowScripts?: unknown }).allowScripts ?? [];
+			if (!Array.isArray(current)) throw new Error(`${file}: ${FIELD} must be a list of package names; fix it first`);
+			const next = [...current];
+			for (const name of add) if (!next.includes(name)) next.push(name);
+			settings.extensionHost = { ...(host as object), allowScripts: next };
+		},
+	);
 }
 
 export interface ScriptRecord {
