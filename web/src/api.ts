@@ -3,6 +3,7 @@
  * components branch on `code` ("busy", "trust_required", …) instead of parsing bodies.
  */
 import type {
+	Credential,
 	DialogAnswer,
 	ModelView,
 	OverlayInput,
@@ -106,19 +107,6 @@ async function request<T>(method: Method, path: string, body?: unknown): Promise
 }
 
 type SignedIn = { ok: true; key: string };
-
-/** A credential the chamber honours (GET /api/auth/credentials; docs/chamber-api.md). */
-export interface Credential {
-	id: string;
-	kind: "device" | "browser" | "pairing";
-	name?: string;
-	createdAt?: string;
-	lastUsedAt?: string;
-	expiresAt?: string;
-	via?: "password" | "link";
-	mintedBy?: string;
-	source?: "pier pair";
-}
 
 const enc = encodeURIComponent;
 const session = (id: string) => `/api/pi/sessions/${enc(id)}`;

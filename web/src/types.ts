@@ -41,3 +41,4 @@ import type { EventEnvelope, EventName } from "../../src/chamber/wire.js";
 export type AnyEnvelope = { [E in EventName]: EventEnvelope<E> }[EventName];
 
 export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
+export type { CredentialInfo as Credential } from "../../src/chamber/auth/credential-list.js";

@@ -4,7 +4,8 @@
  * so the list is reloaded afterwards rather than edited.
  */
 import { useEffect, useState } from "preact/hooks";
-import { api, type Credential, describeError } from "../api.js";
+import { api, describeError } from "../api.js";
+import type { Credential } from "../types.js";
 import { relativeTime } from "../format.js";
 import { visible } from "../visible.js";
 
