@@ -4,7 +4,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
@@ -94,3 +94,11 @@ export function npmEnv(registry: Registry, dir: string): Record<string, string> 
 		npm_config_update_notifier: "false",
 	};
 }
+
+/** An npm script that appends `what` to the marker file (a script that ran leaves its line). */
+export const mark = (marker: string, what: string) =>
+	`node -e "require('fs').appendFileSync(${JSON.stringify(marker).replace(/"/g, "'")}, '${what}\\n')"`;
+
+/** The lines scripts left in the marker file, sorted; none when no script ran. */
+export const marks = (marker: string) =>
+	existsSync(marker) ? readFileSync(marker, "utf8").trim().split("\n").sort() : [];

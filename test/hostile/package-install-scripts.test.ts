@@ -10,14 +10,8 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, test } from "node:test";
-import { npmEnv, type Registry, startRegistry } from "../helpers/npm-registry.js";
+import { mark, marks, npmEnv, type Registry, startRegistry } from "../helpers/npm-registry.js";
 import { makeRepo, quickjsExtension, type Sandbox, sandbox, writeSettings } from "../packages/helpers.js";
-
-/** A script that appends `what` to the marker file. */
-const mark = (marker: string, what: string) =>
-	`node -e "require('fs').appendFileSync(${JSON.stringify(marker).replace(/"/g, "'")}, '${what}\\n')"`;
-
-const marks = (marker: string) => (existsSync(marker) ? readFileSync(marker, "utf8").trim().split("\n").sort() : []);
 
 function withNpm(box: Sandbox, registry: Registry): void {
 	Object.assign(box.env, npmEnv(registry, box.root), { PI_OFFLINE: "0" });

@@ -11,16 +11,11 @@
  * Real npm against a registry served by the test, the real `pier` bin. Every script appends a line to a marker file.
  */
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, test } from "node:test";
-import { npmEnv, type Registry, startRegistry } from "../helpers/npm-registry.js";
+import { mark, marks, npmEnv, type Registry, startRegistry } from "../helpers/npm-registry.js";
 import { quickjsExtension, type Sandbox, sandbox } from "../packages/helpers.js";
-
-const mark = (marker: string, what: string) =>
-	`node -e "require('fs').appendFileSync(${JSON.stringify(marker).replace(/"/g, "'")}, '${what}\\n')"`;
-
-const marks = (marker: string) => (existsSync(marker) ? readFileSync(marker, "utf8").trim().split("\n").sort() : []);
 
 describe("an allowance names a package, not a package.json anyone can write", () => {
 	let registry: Registry;
