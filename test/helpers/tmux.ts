@@ -19,6 +19,18 @@ export async function waitForScreen(target: string, pattern: RegExp, timeoutMs =
 	throw new Error(`screen never showed ${pattern}:\n${screen}`);
 }
 
+/** Waits until the visible pane no longer shows `pattern` (a closed overlay, a dismissed dialog); returns that screen. */
+export async function waitForScreenWithout(target: string, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
+	const deadline = Date.now() + timeoutMs;
+	let screen = "";
+	while (Date.now() < deadline) {
+		screen = tmux("capture-pane", "-p", "-t", target);
+		if (!pattern.test(screen)) return screen;
+		await sleep(200);
+	}
+	throw new Error(`screen still shows ${pattern}:\n${screen}`);
+}
+
 /**
  * `pier -e <extension>` in a detached tmux session (120×40 unless `width`) with a clean pi agent dir; returns the
  * session name. `quiet` sends pier's stderr nowhere, for a screen that must show only pi's terminal.
