@@ -5,7 +5,7 @@
  *   npm run build && node dist/examples/embed.js 'dice {"sides":6}'
  */
 import type { AgentTool } from "@earendil-works/pi-agent-core";
-import { Type } from "@earendil-works/pi-ai";
+import { Type } from "typebox";
 import type { ExtensionFactory } from "@earendil-works/pi-coding-agent";
 import { createPierSession, modelRefOf } from "pier";
 

@@ -6,7 +6,7 @@
  *   /demo-card   /demo-form   /demo-confirm   /demo-app
  *   spawn_subagent {"name":"research","task":"read the docs"}
  */
-import { Type } from "@earendil-works/pi-ai";
+import { Type } from "typebox";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 
 const UI = { protocol: "pichamber-extension-ui", version: 1 } as const;

@@ -5,7 +5,7 @@
  *
  *   npx pier run -e examples/extensions/weather.ts 'weather {"city":"Oslo"}'
  */
-import { Type } from "@earendil-works/pi-ai";
+import { Type } from "typebox";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 
 const SKIES = ["clear skies", "light rain", "overcast", "snow showers", "fog", "sunny spells"];

@@ -67,7 +67,7 @@ export const HOOKS = Object.freeze({
 		}),
 	},
 	session_start: { producer: "pi", payload: ["reason", "previousSessionFile"] },
-	session_info_changed: { producer: "pier", payload: ["name"] },
+	session_info_changed: { producer: "pi", payload: ["name"] },
 	session_before_switch: { producer: "pi", payload: ["reason", "targetSessionFile"], answer: jsonCancel() },
 	session_before_fork: {
 		producer: "pi",
@@ -109,7 +109,7 @@ export const HOOKS = Object.freeze({
 		answer: jsonAny,
 	},
 	before_provider_headers: {
-		producer: "pier",
+		producer: "pi",
 		inPlace: "headers",
 		payload: ["provider", "modelId", "headers"],
 		answer: jsonClosed(
@@ -131,7 +131,7 @@ export const HOOKS = Object.freeze({
 	},
 	agent_start: { producer: "pi", payload: [] },
 	agent_end: { producer: "pi", payload: ["messages"] },
-	agent_settled: { producer: "pier", payload: [] },
+	agent_settled: { producer: "pi", payload: ["aborted"] },
 	turn_start: { producer: "pi", payload: ["turnIndex", "timestamp"] },
 	turn_end: { producer: "pi", payload: ["turnIndex", "message", "toolResults"] },
 	message_start: { producer: "pi", payload: ["message"] },

@@ -9,16 +9,17 @@
  */
 import {
 	type AssistantMessage,
-	type Context,
+	createFauxCore,
 	fauxAssistantMessage,
 	fauxText,
 	fauxToolCall,
-	getApiProvider,
+	getCurrentTools,
+	type JsonObject,
 	type Message,
-	type ProviderStreamOptions,
-	registerFauxProvider,
+	type SimpleStreamOptions,
+	type TranscriptContext,
 } from "@earendil-works/pi-ai";
-import type { ModelRegistry } from "@earendil-works/pi-coding-agent";
+import type { ModelRuntime } from "@earendil-works/pi-coding-agent";
 
 export const DEMO_PROVIDER = "pier";
 export const DEMO_MODEL_ID = "demo";
@@ -36,9 +37,7 @@ const DEMO_MODEL = {
 };
 
 /** What the demo model decides to do for a conversation. */
-export type DemoDecision =
-	| { kind: "tool_call"; tool: string; args: Record<string, unknown> }
-	| { kind: "text"; text: string };
+export type DemoDecision = { kind: "tool_call"; tool: string; args: JsonObject } | { kind: "text"; text: string };
 
 function textOf(message: Message): string {
 	if (message.role === "assistant") return "";
@@ -50,13 +49,13 @@ function textOf(message: Message): string {
 }
 
 /** `name {json}` where the JSON object runs to the end of the message. */
-function parseToolRequest(text: string): { tool: string; args: Record<string, unknown> } | undefined {
+function parseToolRequest(text: string): { tool: string; args: JsonObject } | undefined {
 	const match = /(?:^|\s)([A-Za-z0-9_.:-]+)\s*(\{[\s\S]*\})\s*$/.exec(text);
 	if (!match) return undefined;
 	try {
 		const args: unknown = JSON.parse(match[2]!);
 		if (args === null || typeof args !== "object" || Array.isArray(args)) return undefined;
-		return { tool: match[1]!, args: args as Record<string, unknown> };
+		return { tool: match[1]!, args: args as JsonObject };
 	} catch {
 		return undefined;
 	}
@@ -83,8 +82,8 @@ export function explainDemo(prompt: string): string {
 	].join(" ");
 }
 
-/** The demo model's whole policy, as a pure function of the conversation. */
-export function decideDemoReply(context: Context): DemoDecision {
+/** The demo model's whole policy, as a pure function of the conversation (its tools are the system messages'). */
+export function decideDemoReply(context: Pick<TranscriptContext, "messages">): DemoDecision {
 	const messages = context.messages;
 	let lastUser = -1;
 	for (let i = messages.length - 1; i >= 0; i--) {
@@ -103,7 +102,7 @@ export function decideDemoReply(context: Context): DemoDecision {
 		return { kind: "text", text: `Done: ${quoted.join("; ")}.` };
 	}
 	const request = parseToolRequest(prompt);
-	const active = new Set((context.tools ?? []).map((t) => t.name));
+	const active = new Set(getCurrentTools(messages).map((t) => t.name));
 	if (request && active.has(request.tool)) return { kind: "tool_call", ...request };
 	if (request) {
 		const names = [...active].sort().join(", ") || "none";
@@ -115,7 +114,7 @@ export function decideDemoReply(context: Context): DemoDecision {
 	return { kind: "text", text: explainDemo(prompt) };
 }
 
-function respond(context: Context): AssistantMessage {
+function respond(context: TranscriptContext): AssistantMessage {
 	const decision = decideDemoReply(context);
 	if (decision.kind === "tool_call") {
 		return fauxAssistantMessage([fauxToolCall(decision.tool, decision.args)], { stopReason: "toolUse" });
@@ -123,7 +122,7 @@ function respond(context: Context): AssistantMessage {
 	return fauxAssistantMessage(fauxText(decision.text));
 }
 
-type StreamSimple = NonNullable<Parameters<ModelRegistry["registerProvider"]>[1]["streamSimple"]>;
+type StreamSimple = NonNullable<Parameters<ModelRuntime["registerProvider"]>[1]["streamSimple"]>;
 let demoStream: StreamSimple | undefined;
 let paced = true;
 
@@ -142,7 +141,7 @@ export function unpaceDemoModel(): void {
  */
 function createDemoStream(): StreamSimple {
 	const QUEUE_DEPTH = 64;
-	const faux = registerFauxProvider({
+	const faux = createFauxCore({
 		api: DEMO_API,
 		provider: DEMO_PROVIDER,
 		models: [DEMO_MODEL],
@@ -150,28 +149,26 @@ function createDemoStream(): StreamSimple {
 		tokensPerSecond: paced ? 2_000 : 0,
 		tokenSize: { min: 2, max: 4 },
 	});
-	const step = (context: Context) => {
+	const step = (context: TranscriptContext) => {
 		const missing = QUEUE_DEPTH - faux.getPendingResponseCount();
 		if (missing > 0) faux.appendResponses(Array.from({ length: missing }, () => step));
 		return respond(context);
 	};
 	faux.setResponses(Array.from({ length: QUEUE_DEPTH }, () => step));
-	const provider = getApiProvider(DEMO_API);
-	if (!provider) throw new Error("pier/demo: the faux provider did not register");
 	// The faux provider estimates prompt caching by keeping each session's whole last prompt, by session id, for
 	// the life of the process: a daemon would hold one per session it ever ran (about 5 KB for a session of one
 	// turn, the full transcript's text for a long one), closed or not. The demo reports no cache reads instead.
 	return (model, context, options) =>
-		provider.streamSimple(model, context, { ...options, cacheRetention: "none" } as ProviderStreamOptions);
+		faux.streamSimple(model, context, { ...options, cacheRetention: "none" } as SimpleStreamOptions);
 }
 
 /**
- * Registers pier/demo on a model registry. Registered providers survive
- * `ModelRegistry.refresh()`, unlike a bare faux registration. Because it is
+ * Registers pier/demo on a model runtime. Registered providers survive
+ * `ModelRuntime.refresh()`. Because it is
  * appended after the built-in and models.json providers, pi's own default-model
  * choice only falls to it when nothing else is configured.
  */
-export function installDemoModel(registry: ModelRegistry): void {
+export function installDemoModel(registry: Pick<ModelRuntime, "registerProvider">): void {
 	demoStream ??= createDemoStream();
 	registry.registerProvider(DEMO_PROVIDER, {
 		name: "pier (offline demo)",

@@ -4,31 +4,13 @@
  * scopes with the saved default preferred), not a copy of its rules.
  */
 import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
-import type { Api, Model } from "@earendil-works/pi-ai";
-import type { ModelRegistry, SettingsManager } from "@earendil-works/pi-coding-agent";
-import { piModule } from "./pi-internals.js";
-
-interface ScopedModel {
-	model: Model<Api>;
-	thinkingLevel?: ThinkingLevel;
-}
-
-interface PiModelResolver {
-	resolveCliModel(options: { cliProvider?: string; cliModel?: string; modelRegistry: ModelRegistry }): {
-		model: Model<Api> | undefined;
-		thinkingLevel?: ThinkingLevel;
-		warning: string | undefined;
-		error: string | undefined;
-	};
-	resolveModelScope(patterns: string[], modelRegistry: ModelRegistry): Promise<ScopedModel[]>;
-}
-
-let resolver: Promise<PiModelResolver> | undefined;
-
-function piResolver(): Promise<PiModelResolver> {
-	resolver ??= piModule<PiModelResolver>("./core/model-resolver.js");
-	return resolver;
-}
+import {
+	type ModelRuntime,
+	resolveCliModel,
+	resolveModelScopeWithDiagnostics,
+	type ScopedModel,
+	type SettingsManager,
+} from "@earendil-works/pi-coding-agent";
 
 export interface ModelRequest {
 	/** `--model <pattern>` (`provider/id`, a bare id, a fuzzy or glob pattern, optionally `:<thinking>`). */
@@ -39,12 +21,14 @@ export interface ModelRequest {
 	models?: string[];
 	/** `--thinking`: wins over a pattern's `:<thinking>`. */
 	thinking?: ThinkingLevel;
+	/** `--api-key` was given: a unique match resolves without stored credentials. */
+	inlineApiKey?: boolean;
 	/** Whether the session already has messages (a resumed session keeps its own model). */
 	hasMessages: boolean;
 }
 
 export interface ModelChoice {
-	model?: Model<Api>;
+	model?: ScopedModel["model"];
 	thinkingLevel?: ThinkingLevel;
 	scopedModels: ScopedModel[];
 	warnings: string[];
@@ -54,18 +38,23 @@ export interface ModelChoice {
 
 export async function chooseModel(
 	request: ModelRequest,
-	registry: ModelRegistry,
+	runtime: ModelRuntime,
 	settings: SettingsManager,
 ): Promise<ModelChoice> {
-	const pi = await piResolver();
 	const choice: ModelChoice = { scopedModels: [], warnings: [] };
 	const patterns = request.models ?? settings.getEnabledModels();
-	if (patterns && patterns.length > 0) choice.scopedModels = await pi.resolveModelScope(patterns, registry);
+	if (patterns && patterns.length > 0) {
+		const scope = await resolveModelScopeWithDiagnostics(patterns, runtime, { signal: AbortSignal.timeout(15_000) });
+		choice.scopedModels = scope.scopedModels;
+		for (const diagnostic of scope.diagnostics) choice.warnings.push(diagnostic.message);
+	}
 	if (request.model) {
-		const resolved = pi.resolveCliModel({
+		const resolved = resolveCliModel({
 			...(request.provider !== undefined ? { cliProvider: request.provider } : {}),
 			cliModel: request.model,
-			modelRegistry: registry,
+			...(request.thinking !== undefined ? { cliThinking: request.thinking } : {}),
+			...(request.inlineApiKey ? { inlineApiKey: true } : {}),
+			modelRuntime: runtime,
 		});
 		if (resolved.warning) choice.warnings.push(resolved.warning);
 		if (resolved.error) choice.error = resolved.error;
@@ -77,7 +66,7 @@ export async function chooseModel(
 		// As pi: the saved default if it is in scope, else the scope's first model.
 		const provider = settings.getDefaultProvider();
 		const id = settings.getDefaultModel();
-		const saved = provider && id ? registry.find(provider, id) : undefined;
+		const saved = provider && id ? runtime.getModel(provider, id) : undefined;
 		const inScope =
 			(saved && choice.scopedModels.find((s) => s.model.provider === saved.provider && s.model.id === saved.id)) ||
 			choice.scopedModels[0]!;

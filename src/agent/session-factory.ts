@@ -9,20 +9,17 @@ import type { AgentTool, ThinkingLevel } from "@earendil-works/pi-agent-core";
 import {
 	type AgentSessionRuntime,
 	type AgentSessionRuntimeDiagnostic,
-	AuthStorage,
 	type CreateAgentSessionRuntimeFactory,
 	createAgentSessionFromServices,
 	createAgentSessionRuntime,
 	createAgentSessionServices,
 	type ExtensionFactory,
-	ModelRegistry,
+	ModelRuntime,
 	SessionManager,
 	type ToolDefinition,
 } from "@earendil-works/pi-coding-agent";
 import { lazyProtocolBridge } from "../extensions/bridge/lazy.js";
 import { describePiLoadError, sdkToolConflicts } from "../extensions/bridge/tool-conflicts.js";
-import { produceProviderHeaders } from "../extensions/bridge/headers.js";
-import { routeProviderTurns } from "../extensions/bridge/provider-routes.js";
 import type { ExtensionHost, HostDiagnostic } from "../extensions/host/host.js";
 import { grantLookup } from "../extensions/grants/lookup.js";
 import type { Timeouts } from "../extensions/host/timeouts.js";
@@ -174,7 +171,6 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	const sessionDir = options.sessionDir ? resolve(expandTilde(options.sessionDir)) : sessionDirFor(cwd, agentDir);
 	mkdirSync(sessionDir, { recursive: true });
 	let trust = initialTrust(cwd, agentDir, options.approve);
-	const authStorage = AuthStorage.create(`${agentDir}/auth.json`);
 	const customTools = (options.tools ?? []).map(asToolDefinition);
 	const started = await startProtocolExtensions(options, cwd, agentDir, trust);
 	const { extensionHost, piExtensionPaths, startupDiagnostics, reloadProtocolExtensions, report, packages } = started;
@@ -216,8 +212,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 			lease?.release();
 			lease = next;
 		}
-		const modelRegistry = pierModelRegistry(authStorage, agentDir);
-		produceProviderHeaders(modelRegistry, extensionHost);
+		const modelRuntime = await pierModelRuntime(agentDir);
 		// A session switched to another project (/resume, /new in another cwd) gets that project's own decision,
 		// never the first one's (no hooks or question here: undecided stays untrusted).
 		let here = canonicalDir(cwd) === trust.cwd ? trust : initialTrust(cwd, agentDir, options.approve);
@@ -233,8 +228,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 		const services = await createAgentSessionServices({
 			cwd,
 			agentDir,
-			authStorage,
-			modelRegistry,
+			modelRuntime,
 			settingsManager,
 			...(options.extensionFlags ? { extensionFlagValues: options.extensionFlags } : {}),
 			resourceLoaderOptions: {
@@ -260,14 +254,11 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 			await reloadProtocolExtensions(trust);
 			await reloadResources();
 			for (const message of takeRefusals(settingsManager)) report({ type: "warning", message });
-			// AgentSession.reload() resets pi-ai's API providers without re-applying registered ones
-			// (pier/demo among them); a refresh re-applies every registered provider.
-			modelRegistry.refresh();
 		};
 		const diagnostics: AgentSessionRuntimeDiagnostic[] = [...startupDiagnostics, ...services.diagnostics];
 		for (const d of services.diagnostics) if (d.type === "error") piErrors.add(d);
 		for (const message of takeRefusals(settingsManager)) diagnostics.push({ type: "warning", message });
-		const modelsError = modelRegistry.getError();
+		const modelsError = modelRuntime.getError();
 		if (modelsError) diagnostics.push({ type: "error", message: `models.json: ${modelsError}` });
 		// The bridge is the last factory: pi names it by that slot.
 		const bridgePath = `<inline:${extensionFactories.length}>`;
@@ -288,15 +279,16 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 				...(options.provider !== undefined ? { provider: options.provider } : {}),
 				...(options.models ? { models: options.models } : {}),
 				...(options.thinkingLevel ? { thinking: options.thinkingLevel } : {}),
+				...(options.apiKey ? { inlineApiKey: true } : {}),
 				hasMessages: sessionManager.buildSessionContext().messages.length > 0,
 			},
-			modelRegistry,
+			modelRuntime,
 			services.settingsManager,
 		);
 		for (const message of choice.warnings) diagnostics.push({ type: "warning", message });
 		if (choice.error) {
-			const known = modelRegistry
-				.getAvailable()
+			const known = modelRuntime
+				.getAvailableSnapshot()
 				.map((m) => `${m.provider}/${m.id}`)
 				.slice(0, 20);
 			throw new PierUsageError(`${choice.error} Models with credentials: ${known.join(", ")}`, 1);
@@ -308,7 +300,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 					"--api-key requires a model to be specified via --model, --provider/--model, or --models",
 					1,
 				);
-			authStorage.setRuntimeApiKey(model.provider, options.apiKey);
+			await modelRuntime.setRuntimeApiKey(model.provider, options.apiKey);
 		}
 		const created = await createAgentSessionFromServices({
 			services,
@@ -321,7 +313,6 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 			...(options.noTools ? { noTools: options.noTools } : {}),
 			customTools,
 		});
-		routeProviderTurns(created.session.agent, extensionHost);
 		return { ...created, services, diagnostics };
 	};
 
@@ -403,16 +394,24 @@ function initialTrust(
 	}
 }
 
-/** pi's model registry over its models.json, with pier/demo registered. */
-export function pierModelRegistry(authStorage: AuthStorage, agentDir: string): ModelRegistry {
-	const registry = ModelRegistry.create(authStorage, `${agentDir}/models.json`);
-	installDemoModel(registry);
-	return registry;
+/**
+ * pi's model runtime over the agent directory's auth.json and models.json, with pier/demo registered. Catalogs
+ * are never fetched over the network here (pi's own CLI does the same), so a session starts offline.
+ */
+export async function pierModelRuntime(agentDir: string): Promise<ModelRuntime> {
+	const runtime = await ModelRuntime.create({
+		authPath: `${agentDir}/auth.json`,
+		modelsPath: `${agentDir}/models.json`,
+		allowModelNetwork: false,
+		signal: AbortSignal.timeout(15_000),
+	});
+	installDemoModel(runtime);
+	return runtime;
 }
 
 /** What a new session could use: every model with credentials, pier/demo included. */
-export function availableModels(dir: string = defaultAgentDir()) {
-	return pierModelRegistry(AuthStorage.create(`${dir}/auth.json`), dir).getAvailable();
+export async function availableModels(dir: string = defaultAgentDir()) {
+	return (await pierModelRuntime(dir)).getAvailable();
 }
 
 /** `provider/id` of the model a session uses, if any. */

@@ -6,11 +6,11 @@
  */
 import { join } from "node:path";
 import { getSupportedThinkingLevels } from "@earendil-works/pi-ai";
-import { AuthStorage } from "@earendil-works/pi-coding-agent";
+import type { ModelRuntime } from "@earendil-works/pi-coding-agent";
 import { Hono } from "hono";
 import { Type } from "typebox";
 import { agentDir } from "../agent/paths.js";
-import { pierModelRegistry } from "../agent/session-factory.js";
+import { pierModelRuntime } from "../agent/session-factory.js";
 import { jsonError } from "./http-errors.js";
 import { jsonBody } from "./json-body.js";
 import { type ModelsJson, piRefusal, readModelsJson, writeModelsJson } from "./models-json.js";
@@ -72,31 +72,40 @@ function sourceOf(status: { configured: boolean; source?: string }): ProviderSou
 	}
 }
 
+/** Stores `apiKey` in auth.json through the provider's own API-key login, as `pi auth login` does. */
+async function storeKey(runtime: ModelRuntime, provider: string, apiKey: string): Promise<void> {
+	await runtime.login(provider, "api_key", {
+		prompt: async () => apiKey,
+		notify: () => {},
+	});
+}
+
 export function providerRoutes(dir: () => string = agentDir): Hono {
 	const app = new Hono();
-	const auth = () => AuthStorage.create(join(dir(), "auth.json"));
+	const runtimeOf = () => pierModelRuntime(dir());
 
-	app.get("/", (c) => {
-		const storage = auth();
-		const registry = pierModelRegistry(storage, dir());
+	app.get("/", async (c) => {
+		const runtime = await runtimeOf();
 		const custom = readModelsJson(join(dir(), "models.json")).providers;
-		const oauth = new Set(storage.getOAuthProviders().map((p) => p.id));
-		// A models.json apiKey is resolved by the registry, not reported by the auth status.
-		const usable = new Set(registry.getAvailable().map((m) => m.provider));
+		// A models.json apiKey is resolved by the runtime, not reported by the auth status.
+		const usable = new Set(runtime.getAvailableSnapshot().map((m) => m.provider));
 		const credentialsOf = (id: string): ProviderSource => {
-			const source = sourceOf(storage.getAuthStatus(id));
+			const source = sourceOf(runtime.getProviderAuthStatus(id));
 			return source === "none" && usable.has(id) ? "models.json" : source;
 		};
 		const byProvider = new Map<string, number>();
-		for (const model of registry.getAll()) byProvider.set(model.provider, (byProvider.get(model.provider) ?? 0) + 1);
-		const providers: ProviderView[] = [...byProvider].map(([id, models]) => ({
-			id,
-			name: registry.getProviderDisplayName(id),
-			credentials: id === "pier" ? "runtime" : credentialsOf(id),
-			models,
-			custom: id in custom,
-			oauth: oauth.has(id),
-		}));
+		for (const model of runtime.getModels()) byProvider.set(model.provider, (byProvider.get(model.provider) ?? 0) + 1);
+		const providers: ProviderView[] = [...byProvider].map(([id, models]) => {
+			const provider = runtime.getProvider(id);
+			return {
+				id,
+				name: provider?.name ?? id,
+				credentials: id === "pier" ? "runtime" : credentialsOf(id),
+				models,
+				custom: id in custom,
+				oauth: provider?.auth.oauth !== undefined,
+			};
+		});
 		return c.json({ providers: providers.sort((a, b) => a.id.localeCompare(b.id)) });
 	});
 
@@ -106,17 +115,24 @@ export function providerRoutes(dir: () => string = agentDir): Hono {
 		const body = c.req.valid("json");
 		const problem = providerBodyProblem(body);
 		if (problem) return jsonError(c, 400, "bad_request", problem);
-		const storage = auth();
-		storage.set(provider, { type: "api_key", key: body.apiKey });
-		return c.json({ provider, credentials: sourceOf(storage.getAuthStatus(provider)) });
+		const runtime = await runtimeOf();
+		if (!runtime.getProvider(provider)) return jsonError(c, 404, "not_found", `pi knows no provider ${provider}`);
+		try {
+			await storeKey(runtime, provider, body.apiKey);
+		} catch (error) {
+			return jsonError(c, 409, "no_api_key_login", `${provider}: ${(error as Error).message}`);
+		}
+		return c.json({ provider, credentials: sourceOf(runtime.getProviderAuthStatus(provider)) });
 	});
 
-	app.delete("/:provider/key", (c) => {
+	app.delete("/:provider/key", async (c) => {
 		const provider = c.req.param("provider");
-		const storage = auth();
-		if (!storage.has(provider)) return jsonError(c, 404, "not_found", `auth.json holds no key for ${provider}`);
-		storage.remove(provider);
-		return c.json({ provider, credentials: sourceOf(storage.getAuthStatus(provider)) });
+		const runtime = await runtimeOf();
+		const stored = await runtime.listCredentials();
+		if (!stored.some((credential) => credential.providerId === provider))
+			return jsonError(c, 404, "not_found", `auth.json holds no key for ${provider}`);
+		await runtime.logout(provider);
+		return c.json({ provider, credentials: sourceOf(runtime.getProviderAuthStatus(provider)) });
 	});
 
 	/** A custom provider in models.json; an existing one of that id is replaced (it is the user's own). */
@@ -139,7 +155,7 @@ export function providerRoutes(dir: () => string = agentDir): Hono {
 				return jsonError(c, 409, "models_json_invalid", `${file}: ${(error as Error).message}; fix it first`);
 			}
 			// A file pi already refuses is the user's to fix: any change made on top of it would be refused too.
-			const broken = piRefusal(file);
+			const broken = await piRefusal(file);
 			if (broken) return jsonError(c, 409, "models_json_invalid", `${broken}\n\nFix it first.`);
 			current.providers[body.id] = {
 				baseUrl: body.baseUrl,
@@ -147,10 +163,10 @@ export function providerRoutes(dir: () => string = agentDir): Hono {
 				...(body.apiKey ? { apiKey: body.apiKey } : {}),
 				models: body.models,
 			};
-			const refused = writeModelsJson(file, current);
+			const refused = await writeModelsJson(file, current);
 			if (refused) return jsonError(c, 422, "models_json_refused", `pi would refuse this provider: ${refused}`);
-			const registry = pierModelRegistry(auth(), dir());
-			return c.json({ provider: body.id, models: registry.getAll().filter((m) => m.provider === body.id).length }, 201);
+			const runtime = await runtimeOf();
+			return c.json({ provider: body.id, models: runtime.getModels(body.id).length }, 201);
 		},
 	);
 

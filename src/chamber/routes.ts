@@ -238,7 +238,7 @@ export function piRoutes(chamber: Chamber): Hono {
 		// GET never starts one. Otherwise read fresh each time: models.json and auth.json may change.
 		const id = c.req.query("session");
 		const live = id ? await chamber.running(id).catch(() => undefined) : undefined;
-		const models: ModelView[] = (live ? live.actions.availableModels() : availableModels()).map((m) => ({
+		const models: ModelView[] = (live ? live.actions.availableModels() : await availableModels()).map((m) => ({
 			ref: `${m.provider}/${m.id}`,
 			name: m.name ?? m.id,
 			provider: m.provider,

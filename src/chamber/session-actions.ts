@@ -135,11 +135,12 @@ export class SessionActions implements ChamberCommandTarget {
 	}
 
 	steer(text: string): void {
-		this.run(this.session.isStreaming ? this.session.steer(text) : this.session.prompt(text), "steer");
+		this.run(this.session.isStreaming ? this.session.steer(text).then(() => {}) : this.session.prompt(text), "steer");
 	}
 
 	followUp(text: string): void {
-		this.run(this.session.isStreaming ? this.session.followUp(text) : this.session.prompt(text), "follow-up");
+		const queued = this.session.isStreaming ? this.session.followUp(text).then(() => {}) : this.session.prompt(text);
+		this.run(queued, "follow-up");
 	}
 
 	async abort(): Promise<void> {
@@ -270,12 +271,12 @@ export class SessionActions implements ChamberCommandTarget {
 
 	/** Every model this session can switch to (what `setModel` finds): its registry, extension providers included. */
 	availableModels() {
-		return this.session.modelRegistry.getAvailable();
+		return this.session.modelRuntime.getAvailableSnapshot();
 	}
 
 	async setModel(ref: string): Promise<void> {
 		const slash = ref.indexOf("/");
-		const model = slash > 0 ? this.session.modelRegistry.find(ref.slice(0, slash), ref.slice(slash + 1)) : undefined;
+		const model = slash > 0 ? this.session.modelRuntime.getModel(ref.slice(0, slash), ref.slice(slash + 1)) : undefined;
 		if (!model) throw new SessionError("bad_request", `unknown model "${ref}"`);
 		await this.session.setModel(model);
 		this.live.publishModel();

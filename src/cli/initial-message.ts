@@ -69,9 +69,9 @@ export async function initialInput(args: CliArgs, stdin: string | undefined): Pr
 }
 
 /** pi's `--list-models [search]`: its own table of every model with credentials. */
-export async function printModelList(registry: unknown, search: string | undefined): Promise<void> {
-	const { listModels } = await piModule<{ listModels(registry: unknown, search?: string): Promise<void> }>(
-		"./cli/list-models.js",
-	);
-	await listModels(registry, search);
+export async function printModelList(runtime: unknown, search: string | undefined): Promise<void> {
+	const { listModels } = await piModule<{
+		listModels(runtime: unknown, search?: string, signal?: AbortSignal): Promise<void>;
+	}>("./cli/list-models.js");
+	await listModels(runtime, search, AbortSignal.timeout(15_000));
 }

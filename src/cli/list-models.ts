@@ -8,7 +8,7 @@ export async function listModelsCommand(args: CliArgs): Promise<number> {
 	const pier = await createPierRuntime({ ...sessionOptionsFrom(args), session: { kind: "memory" }, mode: "print" });
 	try {
 		reportDiagnostics(pier.diagnostics.filter((d) => d.type === "error"));
-		await printModelList(pier.runtime.services.modelRegistry, args.listModels === true ? undefined : args.listModels);
+		await printModelList(pier.runtime.services.modelRuntime, args.listModels === true ? undefined : args.listModels);
 		return 0;
 	} finally {
 		await pier.dispose();

@@ -21,11 +21,11 @@ export function extensionKind(path: string): string {
 }
 
 /** `--model`, else the user's default if it has credentials, else the first model that does (pier/demo last). */
-export function defaultModelRef(requested: string | undefined): string {
+export async function defaultModelRef(requested: string | undefined): Promise<string> {
 	if (requested) return requested;
 	const dir = agentDir();
 	const settings = SettingsManager.create(dir, dir).getGlobalSettings();
-	const models = availableModels(dir);
+	const models = await availableModels(dir);
 	const saved = models.find((m) => m.provider === settings.defaultProvider && m.id === settings.defaultModel);
 	const chosen = saved ?? models.find((m) => m.provider !== "pier") ?? models[0];
 	return chosen ? `${chosen.provider}/${chosen.id}` : "(none)";

@@ -92,7 +92,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
 		}
 	})();
 	const { serveBanner, defaultModelRef } = await import("./serve-banner.js");
-	process.stdout.write(serveBanner({ urls: chamber.urls, model: defaultModelRef(values.model), extensionPaths }));
+	process.stdout.write(serveBanner({ urls: chamber.urls, model: await defaultModelRef(values.model), extensionPaths }));
 	process.stdout.write(`sign in on this or another device (one use, 10 minutes): ${chamber.pairingUrl}\n`);
 
 	const signal = await new Promise<NodeJS.Signals>((done) => {

@@ -12,6 +12,7 @@ import type { ExtensionInstance } from "../host/instance.js";
 import type { ToolDescriptor } from "../protocol/frames.js";
 import { performAction } from "./actions.js";
 import { contextSnapshot, modelForExtensions } from "./context.js";
+import { bridgeProviderHeaders } from "./headers.js";
 import { type Denial, type GrantLookup, gateFor, isSandboxed, type ToolOwnerLookup } from "./grant-gate.js";
 import { toPiHookResult } from "./hook-results.js";
 import { registerMessageRenderers } from "./message-renderers.js";
@@ -68,34 +69,6 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 			return live;
 		};
 
-		// session_info_changed: pi fires nothing when a session is renamed, so the bridge notices it
-		// itself, right after a protocol action and at the session's own event boundaries.
-		const infoWatchers = host.registry.hooks.get("session_info_changed") ?? [];
-		let knownName: string | undefined;
-		const noticeSessionInfo = (ctx: ExtensionContext) => {
-			const name = pi.getSessionName();
-			if (name === knownName) return;
-			knownName = name;
-			for (const instance of infoWatchers) {
-				if (!instance.isLive) continue;
-				const data = { type: "session_info_changed", ...(name !== undefined ? { name } : {}) };
-				void instance
-					.invoke(
-						{ kind: "event", event: { name: "session_info_changed", data } },
-						{ timeoutMs: host.timeouts.hookMs, context: context(ctx) },
-					)
-					.catch(() => {}); // advisory
-			}
-		};
-		if (infoWatchers.length > 0) {
-			pi.on("session_start", (_event, ctx) => {
-				knownName = pi.getSessionName();
-				live = ctx;
-			});
-			pi.on("turn_end", (_event, ctx) => noticeSessionInfo(ctx));
-			pi.on("agent_end", (_event, ctx) => noticeSessionInfo(ctx));
-		}
-
 		const liveSnapshot = () => {
 			try {
 				return live ? contextSnapshot(pi, live, options.projectTrusted, flagNames) : undefined;
@@ -113,11 +86,7 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 				answerUi(session().ui, request, signal, (overlay) =>
 					overlays.answer(overlay, instance, session().ui, session().hasUI),
 				),
-			action: async (action, { signal }) => {
-				const value = await performAction(pi, session(), action, signal);
-				if (infoWatchers.length > 0 && action.kind === "set_session_name") noticeSessionInfo(session());
-				return value;
-			},
+			action: (action, { signal }) => performAction(pi, session(), action, signal),
 		});
 		pi.on("session_start", (_event, ctx) => {
 			live = ctx;
@@ -163,15 +132,20 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 			}
 		});
 		registerProviderMetadata(pi, host);
+		bridgeProviderHeaders(pi, host);
 
 		if (host.registry.overlays.size > 0) registerOverlayCommand(pi, overlays, (ctx) => (live = ctx));
 
 		for (const [name, { descriptor }] of host.registry.flags) {
-			pi.registerFlag(name, {
-				type: descriptor.type,
-				...(descriptor.description ? { description: descriptor.description } : {}),
-				...(descriptor.default !== undefined ? { default: descriptor.default as boolean | string } : {}),
-			});
+			const description = descriptor.description ? { description: descriptor.description } : {};
+			// The registry checked that a default has the flag's type.
+			if (descriptor.type === "boolean") {
+				const fallback = typeof descriptor.default === "boolean" ? { default: descriptor.default } : {};
+				pi.registerFlag(name, { type: "boolean", ...description, ...fallback });
+			} else {
+				const fallback = typeof descriptor.default === "string" ? { default: descriptor.default } : {};
+				pi.registerFlag(name, { type: "string", ...description, ...fallback });
+			}
 		}
 
 		for (const [key, { descriptor }] of host.registry.shortcuts) {
@@ -183,30 +157,9 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 			});
 		}
 
-		// agent_settled: pi has no such event; it is the moment after agent_end when the session is idle
-		// with nothing queued, i.e. the agent will not continue on its own.
-		const settled = host.registry.hooks.get("agent_settled") ?? [];
-		if (settled.length > 0) {
-			pi.on("agent_end", (_event, ctx) => {
-				const fire = async () => {
-					if (!ctx.isIdle() || ctx.hasPendingMessages()) return;
-					for (const instance of settled) {
-						if (!instance.isLive) continue;
-						await instance
-							.invoke(
-								{ kind: "event", event: { name: "agent_settled", data: { type: "agent_settled" } } },
-								{ timeoutMs: host.timeouts.hookMs, context: context(ctx) },
-							)
-							.catch(() => {}); // advisory: a failing observer must not disturb the session
-					}
-				};
-				// The session may be gone by the next turn of the loop (pi then refuses the stale ctx).
-				setImmediate(() => fire().catch(() => {}));
-			});
-		}
-
 		for (const [hook, instances] of host.registry.hooks) {
 			if (!PI_HOOKS.has(hook)) continue; // accepted, but pi has no producer for it yet
+			if (hook === "before_provider_headers") continue; // bridgeProviderHeaders: names only, changed in place
 			for (const instance of instances) registerHook(pi, host, instance, hook, context, grants, ownerOf);
 		}
 	};

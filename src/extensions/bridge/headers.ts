@@ -1,15 +1,15 @@
 /**
- * before_provider_headers: pi 0.74.2 has no such event, so pier produces it where
- * pi asks the model registry for a request's auth headers, just before every
- * provider request. Extensions may set a header, or remove one with `null`.
+ * before_provider_headers for protocol extensions: pi fires it just before every provider request. Extensions
+ * may set a header, or remove one with `null`.
  */
-import type { ModelRegistry } from "@earendil-works/pi-coding-agent";
+import type { ProviderHeaders } from "@earendil-works/pi-ai";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { ExtensionHost } from "../host/host.js";
 
 const REDACTED = "[redacted]";
 
 /** The hook table's answer check loads with the first answer: most sessions have no such hook. */
-async function applyHeaderAnswer(headers: Record<string, string>, answer: unknown, extensionId: string): Promise<void> {
+async function applyHeaderAnswer(headers: ProviderHeaders, answer: unknown, extensionId: string): Promise<void> {
 	if (answer === null || answer === undefined) return;
 	const { HookResultError, hookAnswerProblem } = await import("./hook-results.js");
 	const problem = hookAnswerProblem("before_provider_headers", answer);
@@ -20,26 +20,30 @@ async function applyHeaderAnswer(headers: Record<string, string>, answer: unknow
 	}
 	const proposed = (answer as { headers: Record<string, string | null> }).headers;
 	for (const [name, value] of Object.entries(proposed)) {
+		// Defined, never assigned: a name such as `__proto__` stays a header name.
 		if (value === null) delete headers[name];
-		else headers[name] = value;
+		else Object.defineProperty(headers, name, { value, enumerable: true, writable: true, configurable: true });
 	}
 }
 
-export function produceProviderHeaders(registry: ModelRegistry, host: ExtensionHost): void {
-	const original = registry.getApiKeyAndHeaders.bind(registry);
-	registry.getApiKeyAndHeaders = async (model) => {
-		const auth = await original(model);
-		const hooked = host.registry.hooks.get("before_provider_headers") ?? [];
-		if (!auth.ok || hooked.length === 0) return auth;
-		const headers: Record<string, string> = { ...auth.headers };
+/**
+ * Every protocol extension hooking before_provider_headers, as one handler of pi's own event. pi hands its
+ * handlers the request's live header map to change in place; an extension sees the names only and answers with
+ * the headers to set or remove, in the order the extensions loaded.
+ */
+export function bridgeProviderHeaders(pi: ExtensionAPI, host: ExtensionHost): void {
+	const hooked = host.registry.hooks.get("before_provider_headers") ?? [];
+	if (hooked.length === 0) return;
+	pi.on("before_provider_headers", async (event, ctx) => {
+		const headers = event.headers;
 		for (const instance of hooked) {
 			if (!instance.isLive) continue;
 			// Names only (REFERENCES decision 14): values include the API key (`Authorization: Bearer …`) and
 			// models.json headers, which are credentials as often as not.
 			const data = {
 				type: "before_provider_headers",
-				provider: model.provider,
-				modelId: model.id,
+				provider: ctx.model?.provider ?? "",
+				modelId: ctx.model?.id ?? "",
 				headers: Object.fromEntries(Object.keys(headers).map((name) => [name, REDACTED])),
 			};
 			let answer: unknown;
@@ -53,6 +57,5 @@ export function produceProviderHeaders(registry: ModelRegistry, host: ExtensionH
 			}
 			await applyHeaderAnswer(headers, answer, instance.id);
 		}
-		return { ...auth, headers: Object.keys(headers).length > 0 ? headers : undefined };
-	};
+	});
 }

@@ -3,7 +3,7 @@
  * rpi's `done` event. It goes into the session file and back to every provider, so nothing unchecked passes.
  */
 import { isRecord } from "../protocol/json-object.js";
-import type { Api, AssistantMessage, Model, StopReason, Usage } from "@earendil-works/pi-ai";
+import type { Api, AssistantMessage, JsonObject, Model, StopReason, Usage } from "@earendil-works/pi-ai";
 
 export const ZERO_USAGE: Usage = {
 	input: 0,
@@ -51,7 +51,8 @@ export function toAssistantMessage(value: unknown, model: Model<Api>): Assistant
 					throw new Error(`${at}.name must be a non-empty string`);
 				const args = block.arguments ?? {};
 				if (!isRecord(args)) throw new Error(`${at}.arguments must be an object`);
-				return { type: "toolCall", id: block.id, name: block.name, arguments: args };
+				// Parsed from a JSON frame, so it is JSON.
+				return { type: "toolCall", id: block.id, name: block.name, arguments: args as JsonObject };
 			}
 			default:
 				throw new Error(`${at}.type must be "text", "thinking" or "toolCall", got ${JSON.stringify(block.type)}`);

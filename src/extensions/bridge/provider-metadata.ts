@@ -8,7 +8,9 @@
  * set a key (pi reads `!command` keys as commands to run). The provider gets a literal placeholder key; the user
  * gives a real one as for any provider (`auth.json`, `--api-key`), and that one takes precedence.
  */
-import { type Api, getApiProvider, getProviders } from "@earendil-works/pi-ai";
+import type { Api } from "@earendil-works/pi-ai";
+import { getApiProvider } from "@earendil-works/pi-ai/compat";
+import { getBuiltinProviders } from "@earendil-works/pi-ai/providers/all";
 import type { ExtensionAPI, ProviderModelConfig } from "@earendil-works/pi-coding-agent";
 import type { ExtensionHost } from "../host/host.js";
 import { isRecord } from "../protocol/json-object.js";
@@ -77,7 +79,7 @@ export function metadataModels(metadata: Metadata): ProviderModelConfig[] {
 }
 
 export function registerProviderMetadata(pi: ExtensionAPI, host: ExtensionHost): void {
-	const builtIn = new Set<string>(getProviders());
+	const builtIn = new Set<string>(getBuiltinProviders());
 	const taken = (id: string) => builtIn.has(id) || host.registry.providers.has(id);
 	const names: string[] = [];
 	for (const [id, { descriptor, instance }] of host.registry.providerMetadata) {

@@ -10,7 +10,14 @@
  * Blocks stay open while deltas may still extend them and are closed (`*_end`) when another block starts or the
  * turn ends, so pi sees start/delta…/end per block whichever form the extension used.
  */
-import type { Api, AssistantMessage, AssistantMessageEventStream, Model, StopReason } from "@earendil-works/pi-ai";
+import type {
+	Api,
+	AssistantMessage,
+	AssistantMessageEventStream,
+	JsonObject,
+	Model,
+	StopReason,
+} from "@earendil-works/pi-ai";
 import { isRecord } from "../protocol/json-object.js";
 import { STOP_REASONS, toAssistantMessage, ZERO_USAGE } from "./provider-message.js";
 import { redactSecrets } from "../host/redact.js";
@@ -124,7 +131,8 @@ export class ProviderStreamTranslator {
 		if (message.stopReason === "error" || message.stopReason === "aborted") {
 			if (message.errorMessage !== undefined) message.errorMessage = redactSecrets(message.errorMessage);
 			this.stream.push({ type: "error", reason: message.stopReason, error: message });
-		} else {
+		} else if (message.stopReason !== "pending") {
+			// STOP_REASONS never yields "pending" (a deferred provider's not-yet answer), so this is every other case.
 			this.stream.push({ type: "done", reason: message.stopReason, message });
 		}
 	}
@@ -163,7 +171,7 @@ export class ProviderStreamTranslator {
 		this.close();
 		this.streamed = true;
 		const index = this.partial.content.length;
-		const call = { type: "toolCall" as const, id, name, arguments: args };
+		const call = { type: "toolCall" as const, id, name, arguments: args as JsonObject };
 		this.partial.content.push(call);
 		this.push("toolcall_start", { contentIndex: index });
 		this.push("toolcall_delta", { contentIndex: index, delta: JSON.stringify(args) });

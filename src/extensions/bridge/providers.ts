@@ -4,23 +4,29 @@
  * invocation of the extension; its answer, a whole pi-ai AssistantMessage, becomes pi's assistant message event
  * stream (with any `text_delta`/`thinking_delta` updates streamed before it).
  *
- * Every provider gets an API name of its own (`pier-extension/<extension>/<provider>`): pi-ai keys stream
- * functions by API name, process-wide, so registering the declared style ("openai-completions") would replace
- * pi's real implementation of it for every other model. The declared style stays visible as the registration's.
+ * Every provider gets an API name of its own (`pier-extension/<extension>/<provider>`): pi's model runtime sends a
+ * turn to a registration's `streamSimple` only for models of its API, so registering the declared style
+ * ("openai-completions") would route the extension's turns to pi's own implementation of it. Each session's model
+ * runtime holds its own registrations, so two sessions with the same extension never answer each other's turns.
+ *
+ * What crosses the wire is the old `Context` shape, which every protocol runtime reads: pi's transcript carries the
+ * system prompt and tools in `role:"system"` messages, so the current prompt and tools are replayed from them and
+ * the system messages themselves stay on this side.
  */
 import {
 	type Api,
 	type AssistantMessageEventStream,
-	type Context,
 	createAssistantMessageEventStream,
+	getCurrentSystemPrompt,
+	getCurrentTools,
 	type Model,
 	type SimpleStreamOptions,
+	type TranscriptContext,
 } from "@earendil-works/pi-ai";
 import type { ExtensionAPI, ProviderModelConfig } from "@earendil-works/pi-coding-agent";
 import type { ExtensionHost } from "../host/host.js";
 import type { ContextSnapshot, ProviderModel } from "../protocol/frames.js";
 import { modelForExtensions } from "./context.js";
-import { API_PREFIX, installRoutes, removeRoutes, restoreApiProviders, type Turn } from "./provider-routes.js";
 import { ProviderStreamTranslator, StreamEventError } from "./provider-stream.js";
 
 export { toAssistantMessage } from "./provider-message.js";
@@ -30,28 +36,9 @@ export const DEFAULT_PROVIDER_MODEL = "default";
 /** A literal key: the provider counts as configured (pi lists only those), and no key ever reaches anyone. */
 const API_KEY = "pier-extension";
 
-/** `namespace` tells apart the same extension's provider in two sessions of one process (hostNamespace). */
-export const providerApiName = (extensionId: string, providerId: string, namespace = "") =>
-	`${API_PREFIX}${extensionId}/${providerId}${namespace}`;
+export const API_PREFIX = "pier-extension/";
 
-const namespaces = new WeakMap<ExtensionHost, string>();
-let hostCount = 0;
-
-/**
- * pi-ai's API registry is process-wide and the chamber runs a host per session: two sessions with the same
- * extension would register the same API name, the second replacing the first's stream (its turns answered by
- * the other session's extension process). The first host keeps the plain name, so `pier run` and the session
- * files it writes show `pier-extension/<extension>/<provider>`; every later one gets `~<n>`.
- */
-export function hostNamespace(host: ExtensionHost): string {
-	let namespace = namespaces.get(host);
-	if (namespace === undefined) {
-		hostCount++;
-		namespace = hostCount === 1 ? "" : `~${hostCount}`;
-		namespaces.set(host, namespace);
-	}
-	return namespace;
-}
+export const providerApiName = (extensionId: string, providerId: string) => `${API_PREFIX}${extensionId}/${providerId}`;
 
 /** The models pi's registry gets for one registration: its own list, else `default` plus the one `--model` names. */
 export function providerModels(
@@ -82,14 +69,9 @@ export interface ProviderBridgeOptions {
 }
 
 export function registerProviders(pi: ExtensionAPI, host: ExtensionHost, options: ProviderBridgeOptions): void {
-	const namespace = hostNamespace(host);
-	const table = new Map<string, Turn>();
 	const names: string[] = [];
 	for (const [providerId, { descriptor, instance }] of host.registry.providers) {
-		const api = providerApiName(instance.id, providerId, namespace);
-		const turn: Turn = (model, context, streamOptions) =>
-			streamProvider(host, providerId, model, context, streamOptions, options.snapshot);
-		table.set(api, turn);
+		const api = providerApiName(instance.id, providerId);
 		names.push(providerId);
 		pi.registerProvider(providerId, {
 			name: descriptor.label ?? providerId,
@@ -97,26 +79,22 @@ export function registerProviders(pi: ExtensionAPI, host: ExtensionHost, options
 			baseUrl: descriptor.baseUrl ?? `pier-extension://${instance.id}`,
 			apiKey: API_KEY,
 			models: providerModels(providerId, descriptor.models, options.requestedModel),
-			streamSimple: turn,
+			streamSimple: (model, context, streamOptions) =>
+				streamProvider(host, providerId, model, context, streamOptions, options.snapshot),
 		});
 	}
-	installRoutes(host, table);
-	// A /reload resets pi-ai's registry before this generation loads and pi may refresh again while it binds.
-	pi.on("session_start", () => restoreApiProviders());
-	unregisterAtSessionEnd(pi, names, () => removeRoutes(host, table));
+	unregisterAtSessionEnd(pi, names);
 }
 
 /**
  * pi keeps a provider an extension registered until someone unregisters it, across /reload and the end of the
  * session. A generation's providers go when its session does (a /reload's next generation registers its own), so
- * pi's model list and API registry never offer a provider no extension answers any more.
+ * pi's model list never offers a provider no extension answers any more.
  */
-export function unregisterAtSessionEnd(pi: ExtensionAPI, names: readonly string[], also?: () => void): void {
+export function unregisterAtSessionEnd(pi: ExtensionAPI, names: readonly string[]): void {
 	if (names.length === 0) return;
 	pi.on("session_shutdown", () => {
-		also?.();
 		for (const name of names) pi.unregisterProvider(name);
-		restoreApiProviders();
 	});
 }
 
@@ -125,7 +103,7 @@ function streamProvider(
 	host: ExtensionHost,
 	providerId: string,
 	model: Model<Api>,
-	context: Context,
+	context: TranscriptContext,
 	options: SimpleStreamOptions | undefined,
 	snapshot: () => ContextSnapshot | undefined,
 ): AssistantMessageEventStream {
@@ -148,17 +126,18 @@ function streamProvider(
 		...(options?.reasoning !== undefined ? { reasoning: options.reasoning } : {}),
 	};
 	const context_ = snapshot();
+	const systemPrompt = getCurrentSystemPrompt(context.messages);
 	owner
 		.invoke(
 			{
 				kind: "provider",
 				providerId,
 				...(options?.sessionId ? { sessionId: options.sessionId } : {}),
-				messages: context.messages as unknown[],
+				messages: context.messages.filter((m) => m.role !== "system") as unknown[],
 				options: invocationOptions,
 				model: modelForExtensions(model),
-				...(context.systemPrompt !== undefined ? { systemPrompt: context.systemPrompt } : {}),
-				tools: (context.tools ?? []).map((t) => ({
+				...(systemPrompt ? { systemPrompt } : {}),
+				tools: getCurrentTools(context.messages).map((t) => ({
 					name: t.name,
 					description: t.description,
 					parameters: t.parameters,
