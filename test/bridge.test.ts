@@ -330,11 +330,11 @@ test("session lifecycle hooks come from pi's own producers: model, thinking, com
 	];
 	const pkg = scriptedPackage(dir.path, "lifecycle", { tools: ["echo"], hooks, logEvents: true });
 	const pier = await sessionWith(dir.path, pkg, { model: "pier/demo" });
-	const registry = pier.runtime.services.modelRegistry;
+	const runtime = pier.runtime.services.modelRuntime;
 	await pier.session.prompt('echo {"text":"x"}');
-	await pier.session.setModel(registry.find("local", "r1")!);
+	await pier.session.setModel(runtime.getModel("local", "r1")!);
 	pier.session.setThinkingLevel("high");
-	await pier.session.setModel(registry.find("pier", "demo")!);
+	await pier.session.setModel(runtime.getModel("pier", "demo")!);
 	await pier.session.compact();
 	const first = pier.session.sessionManager.getEntries()[0]!.id;
 	await pier.session.navigateTree(first, {});

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { promisify } from "node:util";
 import type { AgentTool } from "@earendil-works/pi-agent-core";
-import { Type } from "@earendil-works/pi-ai";
+import { Type } from "typebox";
 import { createPierSession, modelRefOf } from "../src/index.js";
 import { cleanEnv, REPO_ROOT, tempDir } from "./helpers/pier-cli.js";
 

@@ -17,6 +17,13 @@ import { visibleWidth } from "@earendil-works/pi-tui";
 import { createPierSession } from "../../src/index.js";
 import { REPO_ROOT, tempDir } from "../helpers/pier-cli.js";
 
+/** What pi's terminal passes besides `expanded`: no padding, and key hints as plain text. */
+const RENDER_OPTIONS = {
+	outputPad: 0,
+	keyText: (key: string) => key,
+	keyHint: (key: string, text: string) => `${key} ${text}`,
+};
+
 const RAW = join(REPO_ROOT, "test", "fixtures", "process", "raw-provider");
 
 /** A theme that shows which style a span got. */
@@ -113,15 +120,27 @@ describe("in pi's terminal", () => {
 				details: { n: 3 },
 				timestamp: Date.now(),
 			};
-			const component = renderer(message, { expanded: true }, theme as never) as RenderedMessageComponent;
+			const component = renderer(
+				message,
+				{ ...RENDER_OPTIONS, expanded: true },
+				theme as never,
+			) as RenderedMessageComponent;
 			assert.deepEqual(component.render(80), ["card body"]);
 			for (let i = 0; i < 200 && !component.ready; i++) await sleep(10);
 			assert.deepEqual(component.render(80), ["<b>RAW CARD</b> #3", "content: card body", "<dim>expanded=true</dim>"]);
 			// A rebuild of the row asks again: the answer is the one already given, drawn at once.
-			const again = renderer(message, { expanded: true }, theme as never) as RenderedMessageComponent;
+			const again = renderer(
+				message,
+				{ ...RENDER_OPTIONS, expanded: true },
+				theme as never,
+			) as RenderedMessageComponent;
 			await sleep(0);
 			assert.equal(again.ready, true);
-			const collapsed = renderer(message, { expanded: false }, theme as never) as RenderedMessageComponent;
+			const collapsed = renderer(
+				message,
+				{ ...RENDER_OPTIONS, expanded: false },
+				theme as never,
+			) as RenderedMessageComponent;
 			for (let i = 0; i < 200 && !collapsed.ready; i++) await sleep(10);
 			assert.equal(collapsed.render(80)[2], "<dim>expanded=false</dim>");
 		} finally {

@@ -22,8 +22,8 @@ for (const fixture of [QUICKJS_STREAM_PROVIDER, KIT_STREAM_PROVIDER]) {
 			onExtensionError: () => {},
 		});
 		try {
-			const registry = pier.session.modelRegistry;
-			const listed = registry.getAll().filter((m) => m.provider === "stream-llm-listed");
+			const runtime = pier.session.modelRuntime;
+			const listed = runtime.getModels("stream-llm-listed");
 			assert.deepEqual(
 				listed.map((m) => [m.id, m.name, m.contextWindow]),
 				[
@@ -32,10 +32,7 @@ for (const fixture of [QUICKJS_STREAM_PROVIDER, KIT_STREAM_PROVIDER]) {
 				],
 			);
 			assert.deepEqual(
-				registry
-					.getAll()
-					.filter((m) => m.provider === "stream-llm")
-					.map((m) => m.id),
+				runtime.getModels("stream-llm").map((m) => m.id),
 				["default"],
 				"without a list: default",
 			);

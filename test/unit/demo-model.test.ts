@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Type } from "@earendil-works/pi-ai";
-import type { Context, Message } from "@earendil-works/pi-ai";
-import type { ModelRegistry } from "@earendil-works/pi-coding-agent";
+import { type Message, normalizeContext, type TranscriptContext } from "@earendil-works/pi-ai";
+import type { ModelRuntime } from "@earendil-works/pi-coding-agent";
+import { Type } from "typebox";
 import { decideDemoReply, installDemoModel, unpaceDemoModel } from "../../src/agent/demo-model.js";
 
 const tool = (name: string) => ({ name, description: name, parameters: Type.Object({}) });
@@ -15,7 +15,9 @@ const result = (toolName: string, text: string, isError = false): Message => ({
 	isError,
 	timestamp: 0,
 });
-const ctx = (messages: Message[], tools = [tool("weather")]): Context => ({ messages, tools });
+// As pi's agent sends it: the tools in the leading system message.
+const ctx = (messages: Message[], tools = [tool("weather")]): TranscriptContext =>
+	normalizeContext({ systemPrompt: "You are a test.", messages, tools });
 
 test("a tool name followed by a JSON object calls that tool with those arguments", () => {
 	assert.deepEqual(decideDemoReply(ctx([user('weather {"city":"London"}')])), {
@@ -66,18 +68,20 @@ test("the plain answer names the model and how to configure a real one", () => {
 // process, to estimate cache reads: a daemon would hold one per session it ever ran. The demo turns that off.
 test("the demo model keeps nothing per session: a later turn of a session reads no cache", async () => {
 	unpaceDemoModel();
-	type Config = Parameters<ModelRegistry["registerProvider"]>[1];
+	type Config = Parameters<ModelRuntime["registerProvider"]>[1];
 	let provider: Config | undefined;
 	const registry = {
 		registerProvider: (_name: string, config: Config) => {
 			provider = config;
 		},
 	};
-	installDemoModel(registry as unknown as ModelRegistry);
+	installDemoModel(registry as unknown as ModelRuntime);
 	const stream = provider!.streamSimple!;
 	const model = { ...provider!.models![0]!, api: provider!.api!, provider: "pier", baseUrl: provider!.baseUrl! };
 	const turn = (messages: Message[]) =>
-		stream(model as never, { systemPrompt: "You are a test.", messages }, { sessionId: "s1" }).result();
+		stream(model as never, normalizeContext({ systemPrompt: "You are a test.", messages }), {
+			sessionId: "s1",
+		}).result();
 	const first = await turn([user("hello")]);
 	const second = await turn([user("hello"), first, user("hello again")]);
 	assert.equal(second.stopReason, "stop");
