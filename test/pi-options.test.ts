@@ -249,4 +249,53 @@ describe("pi's session options", () => {
 		const missing = await runPier(["--export", join(dir.path, "absent.jsonl")], { agentDir: dir.path });
 		assert.equal(missing.code, 1);
 	});
+
+	test("pi 1.6's --session-id, --name and --exclude-tools; bad values of the new flags are errors before anything runs", async () => {
+		using dir = tempDir();
+		const sessions = join(dir.path, "s");
+		const first = await runPier(
+			["run", "--session-dir", sessions, "--session-id", "task-42", "-n", " Fix the login ", "hello"],
+			{ agentDir: dir.path },
+		);
+		assert.equal(first.code, 0, first.stderr);
+		const [name] = readdirSync(sessions);
+		const file = join(sessions, name!);
+		assert.equal(header(file).id, "task-42");
+		const info = readFileSync(file, "utf8")
+			.split("\n")
+			.filter((line) => line.includes('"type":"session_info"'))
+			.map((line) => JSON.parse(line) as { name?: string });
+		assert.deepEqual(
+			info.map((entry) => entry.name),
+			["Fix the login"],
+			"the trimmed name, recorded once",
+		);
+
+		// The same id again continues that session, as pi does.
+		const again = await runPier(["run", "--session-dir", sessions, "--session-id", "task-42", "again"], {
+			agentDir: dir.path,
+		});
+		assert.equal(again.code, 0, again.stderr);
+		assert.equal(readdirSync(sessions).length, 1);
+		assert.equal(userMessages(file), 2);
+
+		const excluded = await runPier(["run", "--no-session", "-xt", "read,bash", 'read {"path":"x"}'], {
+			agentDir: dir.path,
+		});
+		assert.equal(excluded.code, 0, excluded.stderr);
+		assert.match(excluded.stdout, /no active tool named "read"/);
+		assert.doesNotMatch(excluded.stdout, /active tools: [^)]*\bbash\b/);
+
+		for (const [args, message] of [
+			[["--session-id", "-bad-", "x"], /--session-id must be non-empty/],
+			[["--session-id", "a1", "-c", "x"], /--session-id cannot be combined with --continue/],
+			[["--name", "  ", "x"], /--name needs a non-empty value/],
+			[["--tui-mode", "wide", "x"], /--tui-mode must be regular or fullscreen, got "wide"/],
+		] as const) {
+			const result = await runPier(["run", "--session-dir", sessions, ...args], { agentDir: dir.path });
+			assert.equal(result.code, 2, `${args.join(" ")}: ${result.stderr}`);
+			assert.match(result.stderr, message);
+		}
+		assert.equal(readdirSync(sessions).length, 1, "a refused command writes no session");
+	});
 });

@@ -74,6 +74,14 @@ export interface PierSessionOptions {
 	toolNames?: string[];
 	/** pi's `--no-tools` ("all") / `--no-builtin-tools` ("builtin"). */
 	noTools?: "all" | "builtin";
+	/** pi's `--exclude-tools`: tools never active, whatever else says so. */
+	excludeTools?: string[];
+	/** pi's `--no-mcp`: pi's built-in MCP extension does not load. */
+	noMcp?: boolean;
+	/** pi's `--name`: the session's display name, recorded in its file. */
+	sessionName?: string;
+	/** pi's `--session-id`: a new session gets this id; with `{kind: "new"}` an existing one of this id is opened. */
+	sessionId?: string;
 	/** pi's `--system-prompt` / `--append-system-prompt`: text, or a file whose text it is. */
 	systemPrompt?: string;
 	appendSystemPrompt?: string[];
@@ -150,18 +158,25 @@ function asToolDefinition(tool: AgentTool): ToolDefinition {
 	};
 }
 
-function sessionManagerFor(target: SessionTarget, cwd: string, sessionDir: string): SessionManager {
+function sessionManagerFor(target: SessionTarget, cwd: string, sessionDir: string, id?: string): SessionManager {
+	const withId = id !== undefined ? { id } : undefined;
 	switch (target.kind) {
 		case "memory":
-			return SessionManager.inMemory(cwd);
+			return SessionManager.inMemory(cwd, withId);
 		case "open":
 			return SessionManager.open(resolve(cwd, target.file), sessionDir);
 		case "fork":
-			return SessionManager.forkFrom(resolve(cwd, target.file), cwd, sessionDir);
+			if (id !== undefined && SessionManager.findById(cwd, id, sessionDir))
+				throw new PierUsageError(`a session with id '${id}' already exists`, 1);
+			return SessionManager.forkFrom(resolve(cwd, target.file), cwd, sessionDir, withId);
 		case "continue":
 			return SessionManager.continueRecent(cwd, sessionDir);
-		case "new":
-			return SessionManager.create(cwd, sessionDir);
+		case "new": {
+			// As pi: --session-id opens this project's session of that id, else starts one with it.
+			const existing = id !== undefined ? SessionManager.findById(cwd, id, sessionDir) : undefined;
+			if (existing) return SessionManager.open(existing, sessionDir);
+			return SessionManager.create(cwd, sessionDir, withId);
+		}
 	}
 }
 
@@ -235,6 +250,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 				additionalExtensionPaths: piExtensionPaths,
 				extensionFactories,
 				noExtensions: options.noExtensions ?? false,
+				...(options.noMcp ? { disabledBuiltinExtensions: ["mcp"] } : {}),
 				...resourceOptions(options, cwd),
 				...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
 				...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
@@ -311,6 +327,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 			...(choice.scopedModels.length > 0 ? { scopedModels: choice.scopedModels } : {}),
 			...(options.toolNames ? { tools: options.toolNames } : {}),
 			...(options.noTools ? { noTools: options.noTools } : {}),
+			...(options.excludeTools ? { excludeTools: options.excludeTools } : {}),
 			customTools,
 		});
 		return { ...created, services, diagnostics };
@@ -321,7 +338,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 		runtime = await createAgentSessionRuntime(createRuntime, {
 			cwd,
 			agentDir,
-			sessionManager: sessionManagerFor(options.session ?? { kind: "new" }, cwd, sessionDir),
+			sessionManager: initialSessionManager(options, cwd, sessionDir),
 		});
 	} catch (error) {
 		// No session to dispose: the extensions already started (processes, workers) must end here, or they
@@ -344,6 +361,12 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 			await extensionHost.shutdown("session ended");
 		},
 	};
+}
+
+function initialSessionManager(options: PierSessionOptions, cwd: string, sessionDir: string): SessionManager {
+	const manager = sessionManagerFor(options.session ?? { kind: "new" }, cwd, sessionDir, options.sessionId);
+	if (options.sessionName !== undefined) manager.appendSessionInfo(options.sessionName);
+	return manager;
 }
 
 /**

@@ -52,6 +52,17 @@ export interface CliArgs {
 	tools?: string[];
 	/** pi's `--no-tools` ("all") and `--no-builtin-tools` ("builtin"). */
 	noTools?: "all" | "builtin";
+	/** pi's `--exclude-tools a,b` (`-xt`): these tools are never active. */
+	excludeTools?: string[];
+	/** pi's `--no-mcp`: pi's built-in MCP extension does not load. */
+	noMcp: boolean;
+	/** pi's `--name <name>` (`-n`): the session's display name. */
+	name?: string;
+	/** pi's `--session-id <id>`: the session with that exact id, or a new one with it. */
+	sessionId?: string;
+	/** pi's `--tui-mode regular|fullscreen` and `--use-theme <name>`: the terminal's layout and theme, this run. */
+	tuiMode?: "regular" | "fullscreen";
+	useTheme?: string;
 	/** pi's `--system-prompt <text|file>`. */
 	systemPrompt?: string;
 	/** pi's `--append-system-prompt <text|file>`, repeatable. */
@@ -90,6 +101,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 		noPromptTemplates: false,
 		noThemes: false,
 		noContextFiles: false,
+		noMcp: false,
 		verbose: false,
 		offline: false,
 		appendSystemPrompt: [],
@@ -223,6 +235,16 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 		}
 	}
 	if (args.session && args.continue) throw new ArgsError("--session and --continue cannot be combined");
+	if (args.sessionId !== undefined) {
+		const conflicts = [args.session && "--session", args.continue && "--continue", args.resume && "--resume"];
+		const named = conflicts.filter((flag): flag is string => typeof flag === "string");
+		if (named.length > 0) throw new ArgsError(`--session-id cannot be combined with ${named.join(", ")}`);
+		// pi's rule for an id (it becomes part of the session file's name).
+		if (!/^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/.test(args.sessionId))
+			throw new ArgsError(
+				"--session-id must be non-empty, contain only letters, digits, '-', '_' and '.', and start and end with a letter or digit",
+			);
+	}
 	if (args.noSession && (args.session || args.continue))
 		throw new ArgsError("--no-session cannot be combined with --session or --continue");
 	args.messages = words;
@@ -275,6 +297,9 @@ Options (pi's, with pi's meaning):
   --thinking <level>        off, minimal, low, medium, high, xhigh
   -p, --print               print mode: the same as pier run
   -t, --tools <a,b,…>       only these tools are active (built-in, extension or custom)
+  -xt, --exclude-tools <a,b,…>
+                            these tools are never active
+  --no-mcp                  do not load pi's built-in MCP extension
   --no-tools, -nt           start with no tools; --no-builtin-tools, -nbt: no read/bash/edit/write
   --system-prompt <text|file>
                             replace the system prompt
@@ -295,9 +320,13 @@ Options (pi's, with pi's meaning):
   --session-dir <dir>       where this project's session files are kept
   --export <session.jsonl> [out.html]
                             export a session to HTML (pi's exporter) and exit
+  --session-id <id>         the session of this project with that exact id, or a new one with it
+  -n, --name <name>         the session's display name
   --no-session              keep the session in memory only
   --cwd <dir>               project directory (default: the current one)
   --approve / --no-approve  trust / do not trust this project for this run only (nothing is stored)
+  --tui-mode <regular|fullscreen>, --use-theme <name>
+                            the terminal's layout and theme for this run
   --mode <text|json|rpc>    run output: final text (default) or every event as JSON lines;
                             --mode json alone is pier run with JSON output
   --<flag> [value]          a flag an extension registers (pi's rules: a boolean flag drops the

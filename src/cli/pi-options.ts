@@ -1,5 +1,5 @@
 /**
- * pi 0.74.2's own options (its `--help`), with its names, short forms and value rules, for `run`, the
+ * pi 1.6's own options (its `--help`), with its names, short forms and value rules, for `run`, the
  * terminal and RPC. pier's own options and commands are parsed in args.ts.
  */
 import type { CliArgs } from "./args.js";
@@ -61,6 +61,36 @@ export function piOption(
 		case "--no-builtin-tools":
 			args.noTools ??= "builtin";
 			return true;
+		case "-xt":
+		case "--exclude-tools":
+			args.excludeTools = list(value());
+			return true;
+		case "--no-mcp":
+			args.noMcp = true;
+			return true;
+		case "-n":
+		case "--name": {
+			const name = value().trim();
+			if (name === "") throw new ArgsError("--name needs a non-empty value");
+			args.name = name;
+			return true;
+		}
+		case "--session-id":
+			args.sessionId = value();
+			return true;
+		case "--tui-mode": {
+			const mode = value();
+			if (mode !== "regular" && mode !== "fullscreen")
+				throw new ArgsError(`--tui-mode must be regular or fullscreen, got "${mode}"`);
+			args.tuiMode = mode;
+			return true;
+		}
+		case "--use-theme": {
+			const theme = value();
+			if (theme.startsWith("-")) throw new ArgsError("--use-theme needs a theme name");
+			args.useTheme = theme;
+			return true;
+		}
 		case "--system-prompt":
 			args.systemPrompt = value();
 			return true;

@@ -38,6 +38,8 @@ export async function runInteractive(args: CliArgs): Promise<number> {
 		initialImages: input.initialImages ?? [],
 		initialMessages: input.messages,
 		verbose: args.verbose,
+		...(args.tuiMode ? { tuiMode: args.tuiMode } : {}),
+		...(args.useTheme !== undefined ? { initialThemeSetting: args.useTheme } : {}),
 	});
 	await mode.run();
 	return 0;
