@@ -1,12 +1,11 @@
 /**
  * rpi's provider streaming tests (#32–#37) in a pier session: a QuickJS extension's `registerProvider`
- * reaches pi's model registry, and a turn of its model streams the extension's events as pi-ai's. pier's
- * decisions (docs/protocol-v1.md §4.4, §4.6): each provider streams through an API of its own,
+ * reaches the session's pi model runtime, and a turn of its model streams the extension's events as pi-ai's.
+ * pier's decisions (docs/protocol-v1.md §4.4, §4.6): each provider streams through an API of its own,
  * `pier-extension/<extension>/<provider>`, never the declared `api` (which stays the registration's, for show);
  * the provider `options` are pier's `{temperature?, maxTokens?, reasoning?}`.
  */
 import assert from "node:assert/strict";
-import { type Api, getApiProvider } from "@earendil-works/pi-ai";
 import type { RpiCase } from "./cases.js";
 import type { RpiSource } from "./source.js";
 import { OWN_API_NAMES, providerSession, streamTurn, terminal, textOf } from "./session.js";
@@ -33,10 +32,12 @@ export const PROVIDER_STREAM_CASES: RpiCase[] = [
 				assert.ok(llm, "fixture-llm descriptor");
 				assert.deepEqual([llm.api, llm.label, llm.capabilities], ["fixture-llm-api", "Fixture LLM", ["streaming"]]);
 			});
-			await checks.that(`pi's model fixture-llm/default streams through pier's API ${api}`, () => {
+			await checks.that(`the runtime's model fixture-llm/default streams through pier's API ${api}`, () => {
+				const runtime = session.pier.session.modelRuntime;
 				assert.equal(session.model("fixture-llm").api, api);
-				assert.ok(getApiProvider(api as Api), "pi-ai resolves the provider by its API");
-				assert.equal(getApiProvider("fixture-llm-api" as Api), undefined, "the declared api is never registered");
+				assert.ok(runtime.getProvider("fixture-llm"), "the session's runtime holds the provider");
+				const declared = runtime.getModels().filter((m) => m.api === "fixture-llm-api");
+				assert.deepEqual(declared, [], "no model streams through the declared api");
 			});
 			await checks.that(
 				"a turn of the model completes with done (stop), the message naming pi's api and provider",

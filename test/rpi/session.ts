@@ -1,8 +1,8 @@
 /**
  * What rpi's provider tests set up, in pier: a QuickJS package (support.ts) loaded into a real pier session, so
- * its providers reach pi's model registry and pi-ai's API registry as in `pier run`. rpi calls pi-ai's
- * `stream_simple` with a hand-made model; pier's turns go through the session's agent (its `streamFn`), with the
- * model pi's registry holds for the provider.
+ * its providers reach the session's pi model runtime as in `pier run`. rpi calls pi-ai's `stream_simple` with a
+ * hand-made model; pier's turns go through the session's agent (its `streamFunction`), with the model the
+ * session's runtime holds for the provider.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,7 +14,8 @@ import type {
 	Model,
 	SimpleStreamOptions,
 } from "@earendil-works/pi-ai";
-import { DEFAULT_PROVIDER_MODEL, hostNamespace, providerApiName } from "../../src/extensions/bridge/providers.js";
+import { normalizeContext } from "@earendil-works/pi-ai";
+import { DEFAULT_PROVIDER_MODEL, providerApiName } from "../../src/extensions/bridge/providers.js";
 import { createPierSession, type PierSession } from "../../src/index.js";
 import { tempDir } from "../helpers/pier-cli.js";
 import type { RpiSource } from "./source.js";
@@ -24,7 +25,7 @@ export interface OpenSession {
 	pier: PierSession;
 	/** What the session reported as extension errors (a load failure among them). */
 	errors: string[];
-	/** pi's model for `providerId`'s `default` model, failing with the providers there are when it has none. */
+	/** The runtime's model for `providerId`'s `default` model, failing with the providers there are when it has none. */
 	model(providerId: string): Model<Api>;
 	/** pier's API name for `providerId` of this session's extension (protocol-v1 §4.4). */
 	api(providerId: string): string;
@@ -67,22 +68,25 @@ export async function openSession(program: string, options: PackageOptions & { m
 		pier,
 		errors,
 		model(providerId) {
-			const model = pier.session.modelRegistry.find(providerId, DEFAULT_PROVIDER_MODEL);
+			const model = pier.session.modelRuntime.getModel(providerId, DEFAULT_PROVIDER_MODEL);
 			if (model) return model;
 			const known = [...pier.extensionHost.registry.providers.keys()].join(", ") || "none";
 			throw new Error(
-				`pi's registry has no model ${providerId}/default (extension providers: ${known}; errors: ${errors.join("; ") || "none"})`,
+				`the session's model runtime has no model ${providerId}/default (extension providers: ${known}; errors: ${errors.join("; ") || "none"})`,
 			);
 		},
-		api: (providerId) => providerApiName(options.id ?? "quickjs-test", providerId, hostNamespace(pier.extensionHost)),
+		api: (providerId) => providerApiName(options.id ?? "quickjs-test", providerId),
 		rewrite: (text) => writeFileSync(join(pkg.dir, options.entry ?? "index.mjs"), text),
 		close,
 		[Symbol.asyncDispose]: close,
 	};
 }
 
-/** The decision behind rpi's checks on a declared `api` that pier's ports check on pier's API names instead. */
-export const OWN_API_NAMES = "an API of its own per provider (protocol-v1 §4.4)";
+/**
+ * The decision behind rpi's checks on a declared `api` that pier's ports check on pier's API names instead: the
+ * name is the same in every session running the extension; each session's model runtime holds its own.
+ */
+export const OWN_API_NAMES = "an API of its own per provider, in the session's model runtime (protocol-v1 §4.4)";
 
 /** rpi's `provider_spec`: rpi fixture `fixture` as extension `id` with `provider`, in a session on its model. */
 export const providerSession = (source: RpiSource, fixture: string, id: string, provider: string) =>
@@ -93,14 +97,15 @@ export interface Turn {
 	result: AssistantMessage;
 }
 
-/** One turn through the session's agent, as pi's loop makes it: every event, then the final message. */
+/** One turn through the session's agent, as pi's loop makes it (over pi's transcript of `context`): every event, then
+ * the final message. */
 export async function streamTurn(
 	session: OpenSession,
 	model: Model<Api>,
 	context: Context = { messages: [] },
 	options: SimpleStreamOptions = {},
 ): Promise<Turn> {
-	const stream = await session.pier.session.agent.streamFn(model, context, options);
+	const stream = await session.pier.session.agent.streamFunction(model, normalizeContext(context), options);
 	const events: AssistantMessageEvent[] = [];
 	for await (const event of stream) events.push(event);
 	return { events, result: await stream.result() };
