@@ -156,7 +156,8 @@ describe("the bridge in a real pi session", () => {
 			const active = await act({ kind: "get_active_tools" });
 			assert.ok((active.value as string[]).includes("action"));
 			await act({ kind: "set_active_tools", toolNames: ["action", "read"] });
-			assert.deepEqual((await act({ kind: "get_active_tools" })).value, ["action", "read"]);
+			const now = (await act({ kind: "get_active_tools" })).value as string[];
+			assert.deepEqual([...now].sort(), ["action", "read"]);
 			await act({ kind: "append_entry", customType: "note", data: { n: 1 } });
 			const entry = pier.session.sessionManager.getEntries().find((e) => e.type === "custom");
 			assert.deepEqual((entry as { customType: string; data: unknown }).data, { n: 1 });
@@ -316,6 +317,8 @@ test("session lifecycle hooks come from pi's own producers: model, thinking, com
 			},
 		}),
 	);
+	// pi 1.6 keeps the recent turns whole: with a one-token budget, one earlier turn is enough to compact.
+	writeFileSync(join(dir.path, "settings.json"), JSON.stringify({ compaction: { keepRecentTokens: 1 } }));
 	const hooks = [
 		"resources_discover",
 		"model_select",
@@ -332,6 +335,7 @@ test("session lifecycle hooks come from pi's own producers: model, thinking, com
 	const pier = await sessionWith(dir.path, pkg, { model: "pier/demo" });
 	const runtime = pier.runtime.services.modelRuntime;
 	await pier.session.prompt('echo {"text":"x"}');
+	await pier.session.prompt("and again");
 	await pier.session.setModel(runtime.getModel("local", "r1")!);
 	pier.session.setThinkingLevel("high");
 	await pier.session.setModel(runtime.getModel("pier", "demo")!);
