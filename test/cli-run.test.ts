@@ -31,9 +31,10 @@ describe("pier run with nothing configured", () => {
 		assert.deepEqual([header.type, header.version], ["session", 3]);
 		const opened = SessionManager.open(files[0]!);
 		const messages = opened.buildSessionContext().messages;
+		// pi 1.6 keeps the system prompt and tools in the session, as the first message.
 		assert.deepEqual(
 			messages.map((m) => m.role),
-			["user", "assistant"],
+			["system", "user", "assistant"],
 		);
 		assert.equal(opened.buildSessionContext().model?.provider, "pier");
 	});
@@ -57,7 +58,7 @@ describe("pier run with nothing configured", () => {
 		const roles = SessionManager.open(files[0]!)
 			.buildSessionContext()
 			.messages.map((m) => m.role);
-		assert.deepEqual(roles, ["user", "assistant", "user", "assistant"]);
+		assert.deepEqual(roles, ["system", "user", "assistant", "user", "assistant"]);
 
 		const listed = await runPier(["sessions", "--json"], { agentDir: dir.path });
 		assert.equal(listed.code, 0, listed.stderr);
@@ -75,7 +76,7 @@ describe("pier run with nothing configured", () => {
 		const again = await runPier(["run", "--session", file!, "two"], { agentDir: dir.path });
 		assert.equal(again.code, 0, again.stderr);
 		assert.equal(sessionFiles(dir.path).length, 1);
-		assert.equal(SessionManager.open(file!).buildSessionContext().messages.length, 4);
+		assert.equal(SessionManager.open(file!).buildSessionContext().messages.length, 5, "the system message and two turns");
 	});
 
 	test("--no-session keeps nothing on disk", async () => {
@@ -156,7 +157,8 @@ describe("pier run with extensions", () => {
 			(e) => e.type === "message_update" && (e.assistantMessageEvent as { type: string }).type === "text_delta",
 		);
 		assert.ok(deltas.length > 1, `text should stream in several deltas, got ${deltas.length}`);
-		assert.equal(types.at(-1), "agent_end");
+		// As pi 1.6: agent_settled follows agent_end once nothing is queued.
+		assert.deepEqual(types.slice(-2), ["agent_end", "agent_settled"]);
 	});
 
 	test("extensions importing @mariozechner/* and @sinclair/typebox load through pi's aliases", async () => {
