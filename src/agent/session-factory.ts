@@ -26,7 +26,7 @@ import type { Timeouts } from "../extensions/host/timeouts.js";
 import type { Mode } from "../extensions/protocol/frames.js";
 import { takeRefusals } from "../extensions/pi-load-guard.js";
 import { decideProjectTrust, decisionAtReload, type TrustDecision } from "../extensions/trust.js";
-import { resourceOverridesForTrust, settingsForTrust } from "../extensions/trust-settings.js";
+import { resourceOverridesForTrust, settingsForTrust, syncProjectTrust } from "../extensions/trust-settings.js";
 import { canonicalDir, TrustStoreError } from "../extensions/trust-store.js";
 import { installDemoModel } from "./demo-model.js";
 import { chooseModel } from "./model-choice.js";
@@ -267,6 +267,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 			if (next !== here && !next.trusted && next.reason) report({ type: "warning", message: next.reason });
 			if (here === trust) trust = next;
 			here = next;
+			syncProjectTrust(settingsManager, () => here);
 			await reloadProtocolExtensions(trust);
 			await reloadResources();
 			for (const message of takeRefusals(settingsManager)) report({ type: "warning", message });

@@ -75,9 +75,19 @@ export interface TrustedSettingsOptions {
 /** pi's settings for `cwd` as pier's trust decision and manifest directories allow. */
 export function settingsForTrust(options: TrustedSettingsOptions): SettingsManager {
 	const inner = new (fileStorageClass())(options.cwd, options.agentDir);
-	const settings = SettingsManager.fromStorage(new TrustedSettingsStorage(inner, options));
+	// pi 1.6 asks the settings manager whether the project is trusted before it reads the project's own files
+	// (`.pi/mcp.json`, whose servers are commands it runs) and answers `ctx.isProjectTrusted()` from it: it must say
+	// what pier decided, never pi's default of "trusted".
+	const settings = SettingsManager.fromStorage(new TrustedSettingsStorage(inner, options), {
+		projectTrusted: projectContentAllowed(trustNow(options.trust)),
+	});
 	guardPiLoads(settings, { cwd: options.cwd, agentDir: options.agentDir, trust: () => trustNow(options.trust) });
 	return settings;
+}
+
+/** After a new trust decision (a reload), pi's settings manager says it too. */
+export function syncProjectTrust(settings: SettingsManager, trust: LiveTrust): void {
+	settings.setProjectTrusted(projectContentAllowed(trustNow(trust)));
 }
 
 type FileStorageClass = new (cwd: string, agentDir: string) => SettingsStorage;

@@ -1,7 +1,7 @@
 /**
  * The one trust check for a project: does it carry anything pier would load, and did the user decide?
  *
- * Policy (pi ≥ 0.79's, on pi 0.74.2 which has none): a project with nothing pier would load is trusted; else a
+ * Policy (pi 1.6's): a project with nothing pier would load is trusted; else a
  * one-run flag (`--approve` / `--no-approve`) decides; else the nearest decision in `<agentDir>/trust.json`; else it
  * is undecided, which is untrusted unless a user-level trust hook or the terminal's question approves it. Headless
  * runs never ask. An untrusted project contributes nothing (see trust-settings.ts for how pi is told).
@@ -11,9 +11,10 @@ import { homedir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { canonicalDir, TrustStore } from "./trust-store.js";
 
-/** What under `<cwd>/.pi` pier (through pi) would load; pi ≥ 0.79's list (without mcp.json, which nothing here reads). */
+/** What under `<cwd>/.pi` pier (through pi) would load: pi 1.6's list (`mcp.json` names commands pi's MCP runs). */
 const PROJECT_CONFIG_RESOURCES = [
 	"settings.json",
+	"mcp.json",
 	"extensions",
 	"skills",
 	"prompts",
