@@ -9,7 +9,11 @@ interface ModelLister {
 }
 
 /** Prints pi's table of every model with credentials, filtered by `search`. */
-export async function listModels(runtime: ModelRuntime, search: string | undefined, signal: AbortSignal): Promise<void> {
+export async function listModels(
+	runtime: ModelRuntime,
+	search: string | undefined,
+	signal: AbortSignal,
+): Promise<void> {
 	const lister = await piModule<ModelLister>(MODULE);
 	await lister.listModels(runtime, search, signal);
 }

@@ -6,7 +6,10 @@ import type { ResourceLoader } from "@earendil-works/pi-coding-agent";
 import { Findings, loadForCheck, type Seam } from "./seam.js";
 
 /** From now on each `loader.reload()` runs `around`, which calls `reload` (pi's own) where it should run. */
-export function aroundResourceReload(loader: ResourceLoader, around: (reload: () => Promise<void>) => Promise<void>): void {
+export function aroundResourceReload(
+	loader: ResourceLoader,
+	around: (reload: () => Promise<void>) => Promise<void>,
+): void {
 	const original = loader.reload.bind(loader);
 	loader.reload = (...args: Parameters<ResourceLoader["reload"]>) => around(() => original(...args));
 }

@@ -83,7 +83,9 @@ export const seam: Seam = {
 				try {
 					written.set("appendContextEdit", manager.appendContextEdit(first, null));
 				} catch (error) {
-					findings.add(`appendContextEdit failed on an in-memory session: ${error instanceof Error ? error.message : error}`);
+					findings.add(
+						`appendContextEdit failed on an in-memory session: ${error instanceof Error ? error.message : error}`,
+					);
 				}
 			}
 			for (const [method, result] of written) {

@@ -44,7 +44,8 @@ export const seam: Seam = {
 		const pi = await loadForCheck<PiIndex>(findings, roots.codingAgent, "dist/index.js");
 		findings.fn(pi?.SettingsManager, "create", "SettingsManager.create");
 		findings.fn(pi?.SettingsManager, "fromStorage", "SettingsManager.fromStorage");
-		const storageClass = typeof pi?.SettingsManager?.create === "function" ? storageClassOf(pi.SettingsManager) : undefined;
+		const storageClass =
+			typeof pi?.SettingsManager?.create === "function" ? storageClassOf(pi.SettingsManager) : undefined;
 		if (!storageClass) findings.add("a SettingsManager from create() has no private storage object");
 		else {
 			if (storageClass.length !== 2)
