@@ -28,6 +28,7 @@ import { takeRefusals } from "../extensions/pi-load-guard.js";
 import { decideProjectTrust, decisionAtReload, type TrustDecision } from "../extensions/trust.js";
 import { resourceOverridesForTrust, settingsForTrust, syncProjectTrust } from "../extensions/trust-settings.js";
 import { canonicalDir, TrustStoreError } from "../extensions/trust-store.js";
+import { aroundResourceReload } from "../pi-seams/resource-reload.js";
 import { installDemoModel } from "./demo-model.js";
 import { chooseModel } from "./model-choice.js";
 import { acquireSessionLease, type SessionLease, SessionInUseError } from "./session-lease.js";
@@ -259,9 +260,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 		});
 		// pi's /reload re-runs its resource loader; protocol extensions restart first, as a new
 		// generation that replaces the old one only if every extension of it started.
-		const loader = services.resourceLoader;
-		const reloadResources = loader.reload.bind(loader);
-		loader.reload = async () => {
+		aroundResourceReload(services.resourceLoader, async (reloadResources) => {
 			// What appeared in the project since its decision is decided now, before anything of it loads.
 			const next = initialTrust(cwd, agentDir, options.approve, here);
 			if (next !== here && !next.trusted && next.reason) report({ type: "warning", message: next.reason });
@@ -271,7 +270,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 			await reloadProtocolExtensions(trust);
 			await reloadResources();
 			for (const message of takeRefusals(settingsManager)) report({ type: "warning", message });
-		};
+		});
 		const diagnostics: AgentSessionRuntimeDiagnostic[] = [...startupDiagnostics, ...services.diagnostics];
 		for (const d of services.diagnostics) if (d.type === "error") piErrors.add(d);
 		for (const message of takeRefusals(settingsManager)) diagnostics.push({ type: "warning", message });

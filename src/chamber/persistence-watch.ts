@@ -1,9 +1,11 @@
 /**
  * Every entry a pi session writes, seen as it is written: the chamber projects each onto its stream (transcript
- * rows, dock entries). The session manager's append methods are wrapped once per manager; the wrapper also holds
- * in-process pi extensions to the chamber's entry depth and stamps an app surface's or a card's entry with its extension.
+ * rows, dock entries). The session manager's writers are hooked once per manager (src/pi-seams/session-appends.ts);
+ * the hooks also hold in-process pi extensions to the chamber's entry depth and stamp an app surface's or a card's
+ * entry with its extension.
  */
 import type { SessionEntry, SessionManager } from "@earendil-works/pi-coding-agent";
+import { hookSessionAppends } from "../pi-seams/session-appends.js";
 import { depthMessage, valueTooDeep } from "../extensions/protocol/depth.js";
 import { ENTRY_DEPTH } from "./transcript.js";
 
@@ -21,13 +23,9 @@ export interface EntryWatch {
 /** Entries whose buttons run commands: an app surface's, a card's. */
 const OWNED: readonly unknown[] = ["pichamber.app", "pichamber.ui"];
 
-const APPENDS = ["appendMessage", "appendCustomEntry", "appendCustomMessageEntry", "appendCompaction"] as const;
-
 export function watchPersistence(manager: SessionManager, watch: EntryWatch): void {
-	const target = manager as unknown as Record<string, unknown>;
-	for (const method of APPENDS) {
-		const original = (manager[method] as (...args: unknown[]) => string).bind(manager);
-		target[method] = (...args: unknown[]) => {
+	hookSessionAppends(manager, {
+		before(method, args) {
 			// Protocol frames are held to their depth limit at the channel; this holds in-process pi extensions
 			// to the chamber's. pi would keep a deeper entry in memory and fail to write it (JSON.stringify
 			// overflows), and the session's view and stream could not be served any more.
@@ -37,12 +35,12 @@ export function watchPersistence(manager: SessionManager, watch: EntryWatch): vo
 				throw new Error(message);
 			}
 			if (method === "appendCustomEntry" && OWNED.includes(args[0])) args[1] = watch.stampOwner(args[1]);
-			const id = original(...args);
-			if (watch.current(manager)) {
-				const entry = manager.getEntry(id) as SessionEntry | undefined;
-				if (entry) watch.written(entry, manager);
-			}
-			return id;
-		};
-	}
+			return args;
+		},
+		after(id) {
+			if (!watch.current(manager)) return;
+			const entry = manager.getEntry(id) as SessionEntry | undefined;
+			if (entry) watch.written(entry, manager);
+		},
+	});
 }

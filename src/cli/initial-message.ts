@@ -5,15 +5,10 @@
  */
 import { fstatSync, readFileSync, statSync } from "node:fs";
 import type { ImageContent } from "@earendil-works/pi-ai";
-import { piModule } from "../agent/pi-internals.js";
+import type { ModelRuntime } from "@earendil-works/pi-coding-agent";
+import { processFileArguments } from "../pi-seams/file-processor.js";
+import { listModels } from "../pi-seams/list-models.js";
 import type { CliArgs } from "./args.js";
-
-interface PiFileProcessor {
-	processFileArguments(
-		fileArgs: string[],
-		options?: { autoResizeImages?: boolean },
-	): Promise<{ text: string; images: ImageContent[] }>;
-}
 
 /** All of piped stdin, trimmed; undefined for a TTY or nothing piped (pi's readPipedStdin). */
 export async function readPipedStdin(): Promise<string | undefined> {
@@ -54,8 +49,7 @@ export async function initialInput(args: CliArgs, stdin: string | undefined): Pr
 	let images: ImageContent[] = [];
 	if (stdin !== undefined) parts.push(stdin);
 	if (args.fileArgs.length > 0) {
-		const files = await piModule<PiFileProcessor>("./cli/file-processor.js");
-		const processed = await files.processFileArguments(args.fileArgs);
+		const processed = await processFileArguments(args.fileArgs);
 		if (processed.text) parts.push(processed.text);
 		images = processed.images;
 	}
@@ -69,9 +63,6 @@ export async function initialInput(args: CliArgs, stdin: string | undefined): Pr
 }
 
 /** pi's `--list-models [search]`: its own table of every model with credentials. */
-export async function printModelList(runtime: unknown, search: string | undefined): Promise<void> {
-	const { listModels } = await piModule<{
-		listModels(runtime: unknown, search?: string, signal?: AbortSignal): Promise<void>;
-	}>("./cli/list-models.js");
+export async function printModelList(runtime: ModelRuntime, search: string | undefined): Promise<void> {
 	await listModels(runtime, search, AbortSignal.timeout(15_000));
 }

@@ -8,13 +8,11 @@ import { initialInput, readPipedStdin } from "./initial-message.js";
 import { initPiTheme, restoreStdout, takeOverStdout } from "./pi-output.js";
 import { withChosenSession } from "./session-choice.js";
 import { reportDiagnostics, sessionOptionsFrom } from "./session-options.js";
-import { promptsWaitForTheirEvents } from "./trailing-events.js";
 
 const NEEDS_PROMPT = 'pier run needs a prompt: pier run "hello" (or pipe one in, or @file)';
 
 export async function runOnce(args: CliArgs, stdin?: string): Promise<number> {
 	unpaceDemoModel();
-	promptsWaitForTheirEvents();
 	// Piped stdin is read once the extensions have loaded: a native plugin that owns stdio (declare.ownsStdio)
 	// serves it, and then it is not the prompt. Without a pipe the prompt is checked before anything loads.
 	const piped = stdin === undefined && !process.stdin.isTTY;

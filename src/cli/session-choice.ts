@@ -3,10 +3,12 @@
  * a session id prefix (this project's sessions first, then every project's), `-r/--resume` asks with pi's
  * own session picker. SDK-loading: only the modes that open a session call it.
  */
-import { initTheme, SessionManager } from "@earendil-works/pi-coding-agent";
+import { SessionManager, SettingsManager } from "@earendil-works/pi-coding-agent";
 import { resolve } from "node:path";
 import { type PierSessionOptions, PierUsageError, type SessionTarget } from "../agent/session-factory.js";
-import { piModule } from "../agent/pi-internals.js";
+import { agentDir } from "../agent/paths.js";
+import { exportSessionFile } from "../pi-seams/export-html.js";
+import { pickSession } from "../pi-seams/session-picker.js";
 import type { CliArgs } from "./args.js";
 
 /** pi's rule: a path if it has a separator or ends in .jsonl; otherwise an id prefix. */
@@ -35,13 +37,12 @@ export async function chooseSession(args: CliArgs, cwd: string): Promise<Session
 	if (args.session) return { kind: "open", file: await sessionFile(args.session, cwd, args.sessionDir) };
 	if (args.resume) {
 		if (!process.stdin.isTTY) throw new PierUsageError("-r/--resume picks a session in a terminal; use --session <id>");
-		initTheme(undefined, false);
-		const picker = await piModule<{
-			selectSession(current: () => Promise<unknown[]>, all: () => Promise<unknown[]>): Promise<string | null>;
-		}>("./cli/session-picker.js");
-		const chosen = await picker.selectSession(
-			() => SessionManager.list(cwd, args.sessionDir),
-			() => SessionManager.listAll(),
+		// As pi's main(): the picker's theme and keys come from the settings, the project's only once trusted.
+		const settings = SettingsManager.create(cwd, agentDir(), { projectTrusted: false });
+		const chosen = await pickSession(
+			(onProgress, signal) => SessionManager.list(cwd, args.sessionDir, onProgress, signal),
+			(onProgress, signal) => SessionManager.listAll(args.sessionDir, onProgress, signal),
+			settings,
 		);
 		return chosen ? { kind: "open", file: chosen } : undefined;
 	}
@@ -61,11 +62,8 @@ export async function withChosenSession(
 
 /** pi's `--export <session.jsonl> [output.html]`: pi's own HTML export, then exit. */
 export async function exportSession(file: string, output: string | undefined): Promise<number> {
-	const { exportFromFile } = await piModule<{ exportFromFile(file: string, output?: string): Promise<string> }>(
-		"./core/export-html/index.js",
-	);
 	try {
-		process.stdout.write(`Exported to: ${await exportFromFile(file, output)}\n`);
+		process.stdout.write(`Exported to: ${await exportSessionFile(file, output)}\n`);
 		return 0;
 	} catch (error) {
 		process.stderr.write(`pier: ${error instanceof Error ? error.message : "Failed to export session"}\n`);

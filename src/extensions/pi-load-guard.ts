@@ -3,18 +3,15 @@
  * the first, and they fail open: pi drops them when it cannot read a settings file, minimatch skips dot-names, a
  * directory name can be a glob.
  *
- * pi 0.74.2's resource loader asks its `DefaultPackageManager` what to load (`resolve()` for settings, packages
- * and auto-discovery; `resolveExtensionSources()` for `-e`) and imports every enabled path it gets back, in the
+ * pi's resource loader asks its package manager what to load and imports every enabled path it gets back, in the
  * same call. That answer is checked here, path by path and by real path, before anything is imported; a refused
- * path is disabled, so pi never reads it. `extensionsOverride` would be too late: it runs after import.
- *
- * The package manager is a class field of pi's loader, made inside `createAgentSessionServices` and used at once,
- * so the check sits on pi's prototype and applies only to package managers reading a settings manager pier made
- * (revisit on upgrade).
+ * path is disabled, so pi never reads it. src/pi-seams/package-manager.ts hands each answer over, with the settings
+ * manager it was read with: only answers read with a settings manager pier made are checked.
  */
 import { realpathSync } from "node:fs";
 import { dirname, resolve, sep } from "node:path";
-import { DefaultPackageManager, type SettingsManager } from "@earendil-works/pi-coding-agent";
+import type { SettingsManager } from "@earendil-works/pi-coding-agent";
+import { checkPackageManagerAnswers, type ResolvedPaths } from "../pi-seams/package-manager.js";
 import { projectConfigDir } from "./project-dir.js";
 import { MANIFEST_FILE } from "./manifest.js";
 import { enclosingManifestDir } from "./manifest-dirs.js";
@@ -32,8 +29,6 @@ interface Guard {
 	said: Set<string>;
 	pending: string[];
 }
-
-type Resolved = Awaited<ReturnType<DefaultPackageManager["resolve"]>>;
 
 const guards = new WeakMap<object, Guard>();
 let installed = false;
@@ -54,25 +49,10 @@ export function takeRefusals(settings: SettingsManager): string[] {
 function install() {
 	if (installed) return;
 	installed = true;
-	const proto = DefaultPackageManager.prototype;
-	const resolvePaths = proto.resolve;
-	const resolveSources = proto.resolveExtensionSources;
-	proto.resolve = async function (this: DefaultPackageManager, ...args: Parameters<typeof resolvePaths>) {
-		return checked(this, await resolvePaths.apply(this, args), false);
-	};
-	proto.resolveExtensionSources = async function (
-		this: DefaultPackageManager,
-		...args: Parameters<typeof resolveSources>
-	) {
-		return checked(this, await resolveSources.apply(this, args), true);
-	};
+	checkPackageManagerAnswers(checked);
 }
 
-function checked(manager: DefaultPackageManager, paths: Resolved, fromCli: boolean): Resolved {
-	const settings = (manager as unknown as { settingsManager?: object }).settingsManager;
-	// A pi whose package manager no longer holds its settings manager would make every guard miss: fail closed.
-	if (!settings || typeof settings !== "object")
-		throw new Error("pier: pi's package manager has no settingsManager (pi changed?); not loading extensions");
+function checked(settings: object, paths: ResolvedPaths, fromCli: boolean): ResolvedPaths {
 	const guard = guards.get(settings);
 	if (!guard) return paths;
 	for (const resource of paths.extensions) {

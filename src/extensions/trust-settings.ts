@@ -18,11 +18,10 @@
  *
  * The decision is read at each use, not once: a reload may re-decide it (trust.ts `decisionAtReload`).
  *
- * pi 0.74.2 exports `SettingsManager.fromStorage` but not its file storage (with pi's locking); pier takes the
- * storage class from a `SettingsManager.create()` instance (a private field: revisit on upgrade).
+ * pi exports `SettingsManager.fromStorage` but not its file storage (with pi's locking); src/pi-seams/
+ * settings-storage.ts gives pier that storage.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { type CreateAgentSessionServicesOptions, SettingsManager } from "@earendil-works/pi-coding-agent";
 import { projectConfigDir } from "./project-dir.js";
@@ -30,6 +29,7 @@ import { enclosingManifestDir, manifestDirsIn } from "./manifest-dirs.js";
 import { piPackageEntries } from "./packages/pi-view.js";
 import type { PackageResolution } from "./packages/resolve.js";
 import { guardPiLoads } from "./pi-load-guard.js";
+import { piFileSettingsStorage, type SettingsStorage } from "../pi-seams/settings-storage.js";
 import {
 	isProjectContextFile,
 	type LiveTrust,
@@ -40,7 +40,6 @@ import {
 
 export { enclosingManifestDir, manifestDirsIn } from "./manifest-dirs.js";
 
-type SettingsStorage = Parameters<typeof SettingsManager.fromStorage>[0];
 type SettingsScope = Parameters<SettingsStorage["withLock"]>[0];
 type Settings = Record<string, unknown>;
 
@@ -74,7 +73,7 @@ export interface TrustedSettingsOptions {
 
 /** pi's settings for `cwd` as pier's trust decision and manifest directories allow. */
 export function settingsForTrust(options: TrustedSettingsOptions): SettingsManager {
-	const inner = new (fileStorageClass())(options.cwd, options.agentDir);
+	const inner = piFileSettingsStorage(options.cwd, options.agentDir);
 	// pi 1.6 asks the settings manager whether the project is trusted before it reads the project's own files
 	// (`.pi/mcp.json`, whose servers are commands it runs) and answers `ctx.isProjectTrusted()` from it: it must say
 	// what pier decided, never pi's default of "trusted".
@@ -88,18 +87,6 @@ export function settingsForTrust(options: TrustedSettingsOptions): SettingsManag
 /** After a new trust decision (a reload), pi's settings manager says it too. */
 export function syncProjectTrust(settings: SettingsManager, trust: LiveTrust): void {
 	settings.setProjectTrusted(projectContentAllowed(trustNow(trust)));
-}
-
-type FileStorageClass = new (cwd: string, agentDir: string) => SettingsStorage;
-let fileStorage: FileStorageClass | undefined;
-
-/** pi's file storage class, from an instance over directories that do not exist (so no file is read). */
-function fileStorageClass(): FileStorageClass {
-	const nowhere = join(tmpdir(), "pier-settings-probe-nonexistent");
-	fileStorage ??= (
-		SettingsManager.create(nowhere, nowhere) as unknown as { storage: { constructor: FileStorageClass } }
-	).storage.constructor;
-	return fileStorage;
 }
 
 class TrustedSettingsStorage implements SettingsStorage {

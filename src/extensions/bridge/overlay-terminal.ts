@@ -8,6 +8,7 @@
  */
 import type { ExtensionUIContext, Theme } from "@earendil-works/pi-coding-agent";
 import { Input, matchesKey, type TUI, truncateToWidth, visibleWidth } from "@earendil-works/pi-tui";
+import { setInputCursor } from "../../pi-seams/input-cursor.js";
 import type { OverlayKeyAction, OverlayRow } from "../host/overlay-rows.js";
 import { styleForTerminal } from "./terminal-style.js";
 import type { OverlayInputEvents, OverlayScreen, OverlaySurface, OverlayView } from "./overlays.js";
@@ -58,12 +59,12 @@ class OverlayPanel {
 	}
 
 	/**
-	 * A draft is continued, not typed in front of: pi-tui 0.74.2's Input keeps its cursor where it was and has
-	 * no setter for it (a private field, pinned version; revisit on upgrade).
+	 * A draft is continued, not typed in front of: pi-tui's Input keeps its cursor where it was and has no setter
+	 * for it (src/pi-seams/input-cursor.ts).
 	 */
 	private seed(text: string): void {
 		this.input?.setValue(text);
-		if (this.input) (this.input as unknown as { cursor: number }).cursor = text.length;
+		if (this.input) setInputCursor(this.input, text.length);
 	}
 
 	restoreDraft(text: string): void {

@@ -9,9 +9,9 @@
  * gives a real one as for any provider (`auth.json`, `--api-key`), and that one takes precedence.
  */
 import type { Api } from "@earendil-works/pi-ai";
-import { getApiProvider } from "@earendil-works/pi-ai/compat";
 import { getBuiltinProviders } from "@earendil-works/pi-ai/providers/all";
 import type { ExtensionAPI, ProviderModelConfig } from "@earendil-works/pi-coding-agent";
+import { piImplementsApi } from "../../pi-seams/api-providers.js";
 import type { ExtensionHost } from "../host/host.js";
 import { isRecord } from "../protocol/json-object.js";
 import { unregisterAtSessionEnd } from "./providers.js";
@@ -28,7 +28,7 @@ export function metadataProblem(metadata: Metadata, taken: (providerId: string) 
 	}
 	if (!metadata.models?.length) return `provider "${metadata.id}" lists no models`;
 	if (metadata.api === undefined) return `provider "${metadata.id}" names no api`;
-	if (metadata.api.startsWith("pier-extension/") || !getApiProvider(metadata.api as Api)) {
+	if (metadata.api.startsWith("pier-extension/") || !piImplementsApi(metadata.api)) {
 		return `provider "${metadata.id}" api "${metadata.api}" is not one pi implements`;
 	}
 	let url: URL;
