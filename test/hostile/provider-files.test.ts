@@ -1,6 +1,6 @@
 /**
  * Findings 7 and 16 of issue 27: the providers page writes pi's files only in a form pi accepts. A request pi
- * would refuse (a custom provider without its required apiKey) used to be written to models.json first and
+ * would refuse (in pi 1.6, a model with an empty name; in 0.74, a custom provider without an apiKey) used to be written to models.json first and
  * refused after: every custom provider then vanished from the CLI and every later request failed too. A baseUrl
  * with a newline, and a key that is not valid Unicode or holds control characters, were stored as sent.
  */
@@ -62,9 +62,13 @@ async function cliModels(): Promise<string> {
 
 test("a request pi would refuse leaves models.json byte-identical, and the next valid one succeeds", async () => {
 	const original = readFileSync(modelsFile);
-	const refused = await api.call<Err>("POST", "/api/pi/providers", provider("nokey"));
+	const refused = await api.call<Err>(
+		"POST",
+		"/api/pi/providers",
+		provider("noname", { models: [{ id: "x", name: "" }] }),
+	);
 	assert.equal(refused.status, 422, JSON.stringify(refused.body));
-	assert.match(refused.body.error.message, /apiKey/, "pi's own complaint is passed on");
+	assert.match(refused.body.error.message, /models\.0\.name/, "pi's own complaint is passed on");
 	assert.ok(readFileSync(modelsFile).equals(original), "models.json is untouched");
 	assert.deepEqual(
 		readdirSync(agentDir).filter((name) => name.startsWith("models.json.")),
@@ -81,13 +85,13 @@ test("a request pi would refuse leaves models.json byte-identical, and the next 
 });
 
 test("a models.json pi already refuses is named, not built upon", async () => {
-	const broken = `${JSON.stringify({ providers: { hand: { baseUrl: "http://x", api: "openai-completions", models: [{ id: "h" }] } } })}\n`;
+	const broken = `${JSON.stringify({ providers: { hand: { baseUrl: "http://x", api: "openai-completions", models: [{ id: "h", name: "" }] } } })}\n`;
 	const saved = readFileSync(modelsFile);
 	writeFileSync(modelsFile, broken);
 	try {
 		const reply = await api.call<Err>("POST", "/api/pi/providers", provider("fine", { apiKey: "sk-fine" }));
 		assert.equal(reply.status, 409, JSON.stringify(reply.body));
-		assert.match(reply.body.error.message, /hand.*apiKey/s);
+		assert.match(reply.body.error.message, /hand\.models\.0\.name/);
 		assert.equal(readFileSync(modelsFile, "utf8"), broken);
 	} finally {
 		writeFileSync(modelsFile, saved);
