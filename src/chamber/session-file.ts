@@ -138,18 +138,26 @@ function branchOf(entries: readonly FileEntry[]): FileEntry[] {
 /** Entry types `rowOf` shows (every other type is bookkeeping): a row count needs no parsing. */
 const ROW_TYPES = new Set(["message", "custom_message", "custom", "compaction", "branch_summary"]);
 
+/** Whether `rowOf` shows the entry: of messages, all but pi's system message (its role is in a pi line's prefix). */
+function shown(e: FileEntry, bytes: Buffer): boolean {
+	if (!ROW_TYPES.has(e.type)) return false;
+	if (e.type !== "message") return true;
+	const role = e.role ?? (entryOf(e, bytes) as { message?: { role?: unknown } }).message?.role;
+	return role !== "system";
+}
+
 /** `pageOf(rowsOf(branch), page)`, building only the rows on the page. */
 function pageOfBranch(branch: readonly FileEntry[], bytes: Buffer, page: { limit?: number; before?: string }): RowPage {
 	if (page.limit === undefined) return pageOf(rowsOf(branch.map((e) => entryOf(e, bytes))), page);
-	const shown = branch.filter((e) => ROW_TYPES.has(e.type));
-	let end = shown.length;
+	const rowEntries = branch.filter((e) => shown(e, bytes));
+	let end = rowEntries.length;
 	if (page.before !== undefined)
 		end = Math.max(
 			0,
-			shown.findIndex((e) => e.id === page.before),
+			rowEntries.findIndex((e) => e.id === page.before),
 		);
 	const start = Math.max(0, end - page.limit);
-	const rows = shown.slice(start, end).map((e) => rowOf(entryOf(e, bytes)));
+	const rows = rowEntries.slice(start, end).map((e) => rowOf(entryOf(e, bytes)));
 	if (rows.some((row) => row === undefined)) throw new Error("a row type without a row: ROW_TYPES is out of date");
 	return { rows: rows as RowPage["rows"], olderRows: start };
 }

@@ -8,7 +8,7 @@
  */
 import { existsSync, type Stats } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { agentDir } from "../agent/paths.js";
 import { forEachLine, headerOf, lineText, messageLine, messageTime, parseLine } from "./session-lines.js";
 
@@ -25,7 +25,7 @@ export interface StoredSession {
 	firstMessage: string;
 }
 
-/** Files read at once on a cold listing (pi reads 10 at a time). */
+/** Files stat-ed and read at once on a cold listing (pi reads 10 at a time). */
 const READ_CONCURRENCY = 8;
 
 type Message = { role?: unknown; content?: unknown; timestamp?: unknown };
@@ -133,7 +133,7 @@ export class SessionIndex {
 		if (!existsSync(root)) return [];
 		const paths: string[] = [];
 		for (const entry of await readdir(root, { withFileTypes: true })) {
-			if (!entry.isDirectory()) continue;
+			if (!entry.isDirectory() && !entry.isSymbolicLink()) continue;
 			const dir = join(root, entry.name);
 			try {
 				for (const name of await readdir(dir)) if (name.endsWith(".jsonl")) paths.push(join(dir, name));
@@ -143,25 +143,24 @@ export class SessionIndex {
 		}
 		const seen = new Set(paths);
 		for (const path of this.byPath.keys()) if (!seen.has(path)) this.byPath.delete(path);
-		// In directory order whatever order the reads finish in: sessions with the same time keep pi's order.
-		const read: (StoredSession | undefined)[] = new Array(paths.length);
-		let next = 0;
-		const worker = async () => {
-			while (next < paths.length) {
-				const at = next++;
-				read[at] = await this.read(paths[at]!);
-			}
-		};
-		await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+		const candidates = await inParallel(paths, async (path) => ({
+			path,
+			stats: await stat(path).catch(() => undefined),
+		}));
+		// pi reads the files newest first by modification time, then by name, and its final sort by activity is
+		// stable: sessions with the same activity time keep this order.
+		candidates.sort(
+			(a, b) =>
+				(b.stats?.mtimeMs ?? Number.NEGATIVE_INFINITY) - (a.stats?.mtimeMs ?? Number.NEGATIVE_INFINITY) ||
+				basename(b.path).localeCompare(basename(a.path)),
+		);
+		const read = await inParallel(candidates, (c) => this.read(c.path, c.stats));
 		const all = read.filter((s): s is StoredSession => s !== undefined);
 		return all.sort((a, b) => b.modified.getTime() - a.modified.getTime());
 	}
 
-	private async read(path: string): Promise<StoredSession | undefined> {
-		let stats: Stats;
-		try {
-			stats = await stat(path);
-		} catch {
+	private async read(path: string, stats: Stats | undefined): Promise<StoredSession | undefined> {
+		if (!stats) {
 			this.byPath.delete(path);
 			return undefined;
 		}
@@ -178,4 +177,18 @@ export class SessionIndex {
 		this.byPath.set(path, { size: stats.size, mtimeMs: stats.mtimeMs, session });
 		return session;
 	}
+}
+
+/** `map` over `items`, READ_CONCURRENCY at a time, answers in the items' order. */
+async function inParallel<T, R>(items: T[], map: (item: T) => Promise<R>): Promise<R[]> {
+	const results: R[] = new Array(items.length);
+	let next = 0;
+	const worker = async () => {
+		while (next < items.length) {
+			const at = next++;
+			results[at] = await map(items[at]!);
+		}
+	};
+	await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+	return results;
 }

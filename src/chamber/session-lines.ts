@@ -111,6 +111,7 @@ export function lineText(bytes: Buffer, start: number, end: number): string {
 export function headerOf(line: string): SessionHeader | "skip" | "not-session" {
 	if (!line.trim()) return "skip";
 	const parsed = parseLine(line) as { type?: string } | undefined;
-	if (parsed === undefined) return "skip";
-	return parsed?.type === "session" ? (parsed as SessionHeader) : "not-session";
+	// pi skips a line that parses to nothing (`null`, `0`, `""`) as it skips a malformed one.
+	if (!parsed) return "skip";
+	return parsed.type === "session" ? (parsed as SessionHeader) : "not-session";
 }

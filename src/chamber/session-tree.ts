@@ -18,6 +18,9 @@ interface Node {
 
 /** undefined for bookkeeping (model and thinking changes, labels, names), which pi's selector does not list either. */
 function textOf(entry: SessionEntry): { kind: string; text: string } | undefined {
+	// pi's system prompt and tools: no transcript row, but pi's selector lists the entry ("[system]").
+	if (entry.type === "message" && (entry.message as { role?: string }).role === "system")
+		return { kind: "system", text: "" };
 	const row = rowOf(entry);
 	if (!row) return undefined;
 	switch (row.kind) {

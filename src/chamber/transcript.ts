@@ -96,6 +96,9 @@ function messageRow(entry: SessionEntry & { type: "message" }): TranscriptRow | 
 			};
 		case "custom":
 			return customMessageRow(entry.id, String(message.customType), message.content, message.details);
+		case "system":
+			// pi's system prompt and tools, which pi keeps in the session and shows nowhere as a message.
+			return undefined;
 		default:
 			return { kind: "custom", id: entry.id, customType: String(message.role), content: message };
 	}

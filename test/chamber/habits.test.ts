@@ -256,6 +256,7 @@ describe("pi's habits in the chamber API", () => {
 			"GET",
 			`/api/pi/sessions/${id}/tree`,
 		);
+		assert.equal(tree.body.nodes[0]?.kind, "system", "pi's system message first, as pi's selector lists it");
 		assert.deepEqual(
 			tree.body.nodes.filter((n) => n.kind === "user").map((n) => [n.text, n.active]),
 			[

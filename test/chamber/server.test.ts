@@ -39,6 +39,9 @@ describe("pier serve over HTTP", () => {
 	let api: ApiClient;
 
 	before(async () => {
+		// pi 1.6 keeps the recent turns whole: with a one-token budget, one earlier turn is enough to compact.
+		mkdirSync(agentDir, { recursive: true });
+		writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ compaction: { keepRecentTokens: 1 } }));
 		serve = await startServe(
 			[
 				"-e",

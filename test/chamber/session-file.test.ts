@@ -174,6 +174,35 @@ describe("a session file read for its view", () => {
 		);
 	});
 
+	test("pi 1.6's system messages are kept in the file but shown as no row, in pi's line shape or another", () => {
+		const manager = SessionManager.create(join(root, "system"), join(root, "system", "sessions"));
+		const system = (content: string) => ({ role: "system" as const, content, timestamp: Date.now() });
+		manager.appendMessage(system(""));
+		manager.appendMessage(user("asked"));
+		manager.appendMessage(assistant("answered"));
+		manager.appendMessage(system("a later instruction"));
+		manager.appendMessage(user("asked again"));
+		const withSystem = manager.getSessionFile()!;
+		const reordered = join(root, "system-reordered.jsonl");
+		const lines = readFileSync(withSystem, "utf8").trimEnd().split("\n");
+		const rewritten = lines.map((line, i) => {
+			if (i === 0) return line;
+			const { type, ...rest } = JSON.parse(line) as { type: string };
+			return JSON.stringify({ ...rest, type });
+		});
+		writeFileSync(reordered, `${rewritten.join("\n")}\n`);
+		for (const file of [withSystem, reordered]) {
+			const view = viewOfFile(file)!;
+			assert.deepEqual(
+				view.rows.map((r) => r.kind),
+				["user", "assistant", "user"],
+			);
+			assert.equal(view.session.messageCount, 5, "pi's listing counts them");
+			for (const page of [{}, { limit: 1 }, { limit: 2 }]) assertSameAsPi(file, page);
+			assertSameAsPi(file, { limit: 5, before: view.rows[2]!.id });
+		}
+	});
+
 	test("a file that is not a current pi session is not read as one", () => {
 		const old = join(root, "old.jsonl");
 		writeFileSync(old, `${JSON.stringify({ type: "session", version: 2, id: "x", timestamp: "t", cwd: root })}\n`);

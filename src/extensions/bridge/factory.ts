@@ -48,7 +48,8 @@ function piToolOwner(pi: ExtensionAPI, bridged: Bridged): ToolOwnerLookup {
 		const info = pi.getAllTools().find((t) => t.name === name);
 		if (!info) return { kind: "missing" };
 		const source = info.sourceInfo;
-		if (source?.source === "builtin" && source.path === `<builtin:${name}>`) return { kind: "builtin" };
+		// pi marks its own tools `builtin:<name>`; a built-in extension's tools carry that extension's path.
+		if (source?.source === "builtin" && source.path === `builtin:${name}`) return { kind: "builtin" };
 		const ours = bridged.get(name);
 		if (ours && typeof ours.parameters === "object" && ours.parameters !== null && info.parameters === ours.parameters)
 			return { kind: "protocol", instance: ours.instance, ...(ours.capability ? { capability: ours.capability } : {}) };
