@@ -162,9 +162,19 @@ export function toPiHookResult(
 			}
 			return a;
 		}
-		case "user_bash":
-			if (a.result !== undefined && !gate({ kind: "user_bash" })) return undefined;
-			return a;
+		case "user_bash": {
+			// pi 1.6 takes exactly one whole result (or undefined: run it locally), and fails the command otherwise.
+			if (a.result === undefined || !gate({ kind: "user_bash" })) return undefined;
+			const result = a.result as { output: string; exitCode?: number; cancelled?: boolean; truncated?: boolean };
+			return {
+				result: {
+					...result,
+					exitCode: result.exitCode,
+					cancelled: result.cancelled ?? false,
+					truncated: result.truncated ?? false,
+				},
+			};
+		}
 		case "resources_discover": {
 			const paths = [a.skillPaths, a.promptPaths, a.themePaths].some((p) => Array.isArray(p) && p.length > 0);
 			if (paths && !gate({ kind: "resource_paths" })) return undefined;
