@@ -26,20 +26,41 @@ function lastToolJson(session: { messages: unknown[] }): {
 }
 
 /** A UI whose notifications are kept; everything else does nothing. */
+/** Every method of pi's UI context, as own properties: pi 1.6 copies the context it is given with a spread. */
+const UI_METHODS = [
+	"addAutocompleteProvider",
+	"confirm",
+	"custom",
+	"editor",
+	"getAllThemes",
+	"getEditorComponent",
+	"getEditorText",
+	"getTheme",
+	"getToolsExpanded",
+	"input",
+	"pasteToEditor",
+	"select",
+	"setEditorComponent",
+	"setEditorText",
+	"setFooter",
+	"setHeader",
+	"setHiddenThinkingLabel",
+	"setStatus",
+	"setTheme",
+	"setTitle",
+	"setToolsExpanded",
+	"setWidget",
+	"setWorkingIndicator",
+	"setWorkingMessage",
+	"setWorkingVisible",
+] as const;
+
 function notifyingUi() {
 	const notes: string[] = [];
-	const ui = new Proxy(
-		{},
-		{
-			get: (_target, name) =>
-				name === "notify"
-					? (message: string) => notes.push(message)
-					: name === "onTerminalInput"
-						? () => () => {}
-						: () => undefined,
-		},
-	);
-	return { ui: ui as ExtensionUIContext, notes };
+	const ui: Record<string, unknown> = Object.fromEntries(UI_METHODS.map((name) => [name, () => undefined]));
+	ui.notify = (message: string) => notes.push(message);
+	ui.onTerminalInput = () => () => {};
+	return { ui: ui as unknown as ExtensionUIContext, notes };
 }
 
 describe("pier's added session actions in a real session", () => {
