@@ -20,6 +20,7 @@ import {
 	type TranscriptContext,
 } from "@earendil-works/pi-ai";
 import type { ModelRuntime } from "@earendil-works/pi-coding-agent";
+import { offerApi } from "../pi-seams/api-providers.js";
 
 export const DEMO_PROVIDER = "pier";
 export const DEMO_MODEL_ID = "demo";
@@ -170,6 +171,9 @@ function createDemoStream(): StreamSimple {
  */
 export function installDemoModel(registry: Pick<ModelRuntime, "registerProvider">): void {
 	demoStream ??= createDemoStream();
+	// The demo's API is also one a models.json provider may name: an offline provider of the user's own (tests and
+	// demos that need a model with headers, a key or a URL of their own, answered without any network).
+	offerApi(DEMO_API, demoStream);
 	registry.registerProvider(DEMO_PROVIDER, {
 		name: "pier (offline demo)",
 		api: DEMO_API,
