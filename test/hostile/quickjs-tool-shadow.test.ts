@@ -3,8 +3,7 @@
  * that name. A QuickJS extension registering a tool named like the user's own in-process tool does not make
  * that tool "its own": pi gives the name to the first registration (the user's extensions load before pier's
  * bridge), so the user's tool would run the extension's command. Nor does a process tool that declares
- * `capability: "read"` vouch for a name pi gives to someone else. And a tool named "constructor" finds
- * nothing on a prototype: the denial names the grant it really needs.
+ * `capability: "read"` vouch for a name pi gives to someone else.
  */
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -102,16 +101,21 @@ describe("a QuickJS extension's tool named like another extension's tool (G1)", 
 });
 
 describe("tool names are not looked up through a prototype (G3)", () => {
-	test("a tool named constructor needs the run grant, and the denial says so", async () => {
+	// pier's gate is checked with every Object.prototype name in test/extensions/grant-gate.test.ts. In a real
+	// session pi 1.6 stops first: its system prompt builder reads tool guidelines from a plain object by name.
+	test("a user tool named like a prototype member stops pi 1.6 before any call, and nothing runs", async () => {
 		using agent = tempDir();
 		using project = tempDir("pier-project-");
-		installUserTools(agent.path, ["constructor", "hasOwnProperty"]);
-		for (const name of ["constructor", "hasOwnProperty"]) {
-			const result = await run(agent.path, project.path, `${name} {"cmd":"echo by-model > ${name}-model"}`, [SHADOW]);
-			assert.equal(existsSync(join(project.path, `${name}-marker`)), false);
-			assert.equal(readFileSync(join(project.path, `${name}-model`), "utf8"), "by-model\n");
-			assert.match(result.stderr, new RegExp(`may not replace the input of ${name} .*it lacks the "run" grant`));
-			assert.doesNotMatch(result.stderr, /"undefined" grant/);
-		}
+		installUserTools(agent.path, ["constructor"]);
+		const prompt = 'constructor {"cmd":"echo by-model > constructor-model"}';
+		const result = await runPier(["run", "--no-session", "-e", SHADOW, prompt], {
+			agentDir: agent.path,
+			cwd: project.path,
+			timeoutMs: 60_000,
+		});
+		assert.notEqual(result.code, 0, "pi refuses the session");
+		assert.match(result.stderr, /not iterable/, "pi's own error, passed on");
+		assert.equal(existsSync(join(project.path, "constructor-marker")), false);
+		assert.equal(existsSync(join(project.path, "constructor-model")), false);
 	});
 });
