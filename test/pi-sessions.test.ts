@@ -18,7 +18,11 @@ import { cleanEnv, runPier, tempDir } from "./helpers/pier-cli.js";
 const PI_CLI = join(dirname(fileURLToPath(import.meta.resolve("@earendil-works/pi-coding-agent"))), "cli.js");
 
 /** pi 1.6's own CLI, in print mode. */
-function runPi(args: readonly string[], agentDir: string, cwd: string): Promise<{ code: number | null; stderr: string }> {
+function runPi(
+	args: readonly string[],
+	agentDir: string,
+	cwd: string,
+): Promise<{ code: number | null; stderr: string }> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(process.execPath, [PI_CLI, ...args], { cwd, env: cleanEnv(agentDir), stdio: "pipe" });
 		let stderr = "";

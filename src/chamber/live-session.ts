@@ -20,7 +20,7 @@ import { withOwner } from "./ui/app-owner.js";
 import { stampMessageCards } from "./ui/card-owner.js";
 import { LIMITS } from "./ui/descriptors.js";
 import { type DialogEnd, SessionUi } from "./ui/session-ui.js";
-import { assistantUsages, sameUsage, usageOf } from "./usage.js";
+import { assistantUsages, otherUsages, sameUsage, usageOf } from "./usage.js";
 import type { CommandView, EventName, EventPayloads, SessionSummary, SessionUsage, SessionView } from "./wire.js";
 
 export interface OpenOptions {
@@ -265,11 +265,8 @@ export class LiveSession {
 	/** pi's footer numbers: tokens and cost over the whole file, the context fill from pi's own estimate. */
 	usage(): SessionUsage {
 		const context = this.session.getContextUsage();
-		return usageOf(
-			assistantUsages(this.session.sessionManager.getEntries()),
-			context,
-			this.session.model?.contextWindow ?? 0,
-		);
+		const entries = this.session.sessionManager.getEntries();
+		return usageOf(assistantUsages(entries), context, this.session.model?.contextWindow ?? 0, otherUsages(entries));
 	}
 
 	private publishUsage(): void {

@@ -21,7 +21,7 @@ import {
 	messageUsage,
 	parseLine,
 } from "./session-lines.js";
-import { type AssistantUsage, assistantUsages, usageOf } from "./usage.js";
+import { type AssistantUsage, assistantUsages, otherUsages, usageOf } from "./usage.js";
 import { SessionUi } from "./ui/session-ui.js";
 import type { SessionView } from "./wire.js";
 
@@ -173,6 +173,7 @@ function build(
 	let firstUser: SessionEntry | undefined;
 	let messageCount = 0;
 	const usages: AssistantUsage[] = [];
+	const others: AssistantUsage[] = [];
 	for (const e of entries) {
 		const entry = e.entry;
 		if (e.type === "message") {
@@ -182,16 +183,23 @@ function build(
 				const parsed = entryOf(e, bytes);
 				if (parsed.type === "message" && parsed.message.role === "user") firstUser = parsed;
 			}
-			if (e.entry || e.role === undefined) usages.push(...assistantUsages([entryOf(e, bytes)]));
-			else if (e.role === "assistant") {
+			if (e.entry || e.role === undefined) {
+				const parsed = entryOf(e, bytes);
+				usages.push(...assistantUsages([parsed]));
+				others.push(...otherUsages([parsed]));
+			} else if (e.role === "assistant") {
 				const usage = messageUsage(bytes, e.start!, e.end!);
 				if (usage && typeof usage === "object") usages.push(usage as AssistantUsage);
 				else usages.push(...assistantUsages([entryOf(e, bytes)]));
+			} else if (e.role === "toolResult" && messageUsage(bytes, e.start!, e.end!) !== undefined) {
+				// A "usage" key may also sit in a tool's details: only the parsed message's own counts.
+				others.push(...otherUsages([entryOf(e, bytes)]));
 			}
 		} else if (entry?.type === "custom") ui.applyEntry(entry.customType, entry.data, false);
 		else if (entry?.type === "session_info") name = entry.name;
 		else if (entry?.type === "model_change") model = `${entry.provider}/${entry.modelId}`;
 		else if (entry?.type === "thinking_level_change") thinkingLevel = entry.thinkingLevel;
+		else if (entry) others.push(...otherUsages([entry]));
 	}
 	const session = summaryOf(
 		header,
@@ -207,7 +215,7 @@ function build(
 		// Commands are known once the session runs; the stream's snapshot brings them.
 		commands: [],
 		// The context window is the model's, known once the session runs.
-		usage: usageOf(usages),
+		usage: usageOf(usages, undefined, 0, others),
 		queue: { steering: [], followUp: [] },
 		...(model ? { model } : {}),
 		thinkingLevel,

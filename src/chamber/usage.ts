@@ -1,6 +1,7 @@
 /**
  * A session's usage as pi's footer shows it: tokens and cost summed over every assistant message in the file
- * (not just the ones still in context after a compaction), and the context fill from pi's own estimate.
+ * (not just the ones still in context after a compaction) and, as pi 1.6 counts them, its `usage` entries, tool
+ * results that report usage and summaries' own; the context fill from pi's own estimate.
  */
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import type { SessionUsage } from "./wire.js";
@@ -27,6 +28,19 @@ export function assistantUsages(entries: readonly SessionEntry[]): AssistantUsag
 	return usages;
 }
 
+/** What pi 1.6's footer adds to the totals besides assistant answers: none of it fills the context. */
+export function otherUsages(entries: readonly SessionEntry[]): AssistantUsage[] {
+	const usages: AssistantUsage[] = [];
+	for (const entry of entries) {
+		let usage: unknown;
+		if (entry.type === "usage") usage = entry.usage;
+		else if (entry.type === "message" && entry.message.role === "toolResult") usage = entry.message.usage;
+		else if (entry.type === "compaction" || entry.type === "branch_summary") usage = entry.usage;
+		if (usage && typeof usage === "object") usages.push(usage as AssistantUsage);
+	}
+	return usages;
+}
+
 /**
  * `context` is pi's `getContextUsage()` for a running session (tokens null right after a compaction, until the
  * next answer); a session read from its file has none, and shows what the last answer reported.
@@ -35,6 +49,7 @@ export function usageOf(
 	usages: readonly AssistantUsage[],
 	context?: { tokens: number | null; contextWindow: number },
 	contextWindow = 0,
+	others: readonly AssistantUsage[] = [],
 ): SessionUsage {
 	const usage: SessionUsage = {
 		input: 0,
@@ -45,7 +60,7 @@ export function usageOf(
 		contextTokens: null,
 		contextWindow: context?.contextWindow ?? contextWindow,
 	};
-	for (const u of usages) {
+	for (const u of [...usages, ...others]) {
 		usage.input += num(u.input);
 		usage.output += num(u.output);
 		usage.cacheRead += num(u.cacheRead);

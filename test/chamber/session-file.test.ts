@@ -12,7 +12,7 @@ import { SessionManager } from "@earendil-works/pi-coding-agent";
 import { viewOfFile } from "../../src/chamber/session-file.js";
 import { entryFacts, pageOf, rowsOf, summaryOf } from "../../src/chamber/transcript.js";
 import { SessionUi } from "../../src/chamber/ui/session-ui.js";
-import { assistantUsages, usageOf } from "../../src/chamber/usage.js";
+import { assistantUsages, otherUsages, usageOf } from "../../src/chamber/usage.js";
 
 const root = mkdtempSync(join(tmpdir(), "pier-session-file-"));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -58,6 +58,16 @@ function piSession(name: string): { file: string; forkPoint: string } {
 				props: { body: `panel ${i}` },
 			});
 		if (i % 15 === 0) manager.appendLabelChange(forkPoint, `label ${i}`);
+		// pi 1.6's usage entries (a summary's, cache warming's): its footer adds them to the totals.
+		if (i % 25 === 0)
+			manager.appendUsage("summary", "test", "m2", {
+				input: 100,
+				output: 7,
+				cacheRead: 0,
+				cacheWrite: 0,
+				totalTokens: 107,
+				cost: { input: 0.5, output: 0.25, cacheRead: 0, cacheWrite: 0, total: 0.75 },
+			});
 		if (i % 20 === 0) manager.appendCustomMessageEntry("note", `note ${i}`, true);
 		manager.appendMessage(assistant(`answer ${i}`));
 	}
@@ -81,7 +91,7 @@ function reference(file: string, page: { limit?: number; before?: string }) {
 			streaming: false,
 		}),
 		ui: ui.view(),
-		usage: usageOf(assistantUsages(entries)),
+		usage: usageOf(assistantUsages(entries), undefined, 0, otherUsages(entries)),
 	};
 }
 
@@ -122,6 +132,10 @@ describe("a session file read for its view", () => {
 		assert.equal(view.session.firstMessage, "first question");
 		assert.equal(view.session.messageCount, 2 + 80 + 120);
 		assert.equal(view.ui.panels.length, 3);
+		// The answers' usage, and three usage entries of 107 tokens and $0.75 each: pi 1.6's footer sums both.
+		const answers = usageOf(assistantUsages(SessionManager.open(file).getEntries()));
+		assert.equal(view.usage.input + view.usage.output - (answers.input + answers.output), 3 * 107);
+		assert.equal(view.usage.cost - answers.cost, 3 * 0.75);
 	});
 
 	test("lines in another key order are read in full, with the same result", () => {
