@@ -30,6 +30,7 @@ import { resourceOverridesForTrust, settingsForTrust, syncProjectTrust } from ".
 import { canonicalDir, TrustStoreError } from "../extensions/trust-store.js";
 import { aroundResourceReload } from "../pi-seams/resource-reload.js";
 import { installDemoModel } from "./demo-model.js";
+import { telemetryOffUnlessChosen } from "./telemetry.js";
 import { chooseModel } from "./model-choice.js";
 import { acquireSessionLease, type SessionLease, SessionInUseError } from "./session-lease.js";
 import { startProtocolExtensions } from "./protocol-start.js";
@@ -241,6 +242,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 				return packages();
 			},
 		});
+		telemetryOffUnlessChosen(settingsManager);
 		const services = await createAgentSessionServices({
 			cwd,
 			agentDir,
