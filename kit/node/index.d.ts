@@ -313,6 +313,7 @@ export interface ExtensionContext extends SessionActions {
 	/** The extension's working directory, from the host's hello. */
 	readonly cwd: string;
 	readonly mode: Mode;
+	/** The trust flag from the host's hello; `isProjectTrusted()` is pi's answer for this session. */
 	readonly projectTrusted: boolean;
 	/** Interactive mode (tui/rpc) and at least one UI capability declared. */
 	readonly hasUI: boolean;
@@ -329,6 +330,11 @@ export interface ExtensionContext extends SessionActions {
 	hasPendingMessages(): boolean | undefined;
 	getContextUsage(): ContextUsage | undefined;
 	getSystemPrompt(): string | undefined;
+	/**
+	 * pi 1.6: whether project-local trust is active for this session (pier's decision: the store, `--approve`, a
+	 * trust hook, the question). Read this before honouring a project's own configuration.
+	 */
+	isProjectTrusted(): boolean;
 	abort(): Promise<null>;
 	shutdown(): Promise<null>;
 	/** rpi: a string is the custom instructions. Resolves once the compaction is done. */

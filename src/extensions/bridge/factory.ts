@@ -24,7 +24,6 @@ import { shownChars, toToolResult } from "./tool-results.js";
 import { answerUi } from "./ui.js";
 
 export interface BridgeOptions {
-	projectTrusted: boolean;
 	/** The user's grants, looked up when an answer needs one; without it nothing is granted. */
 	grants?: GrantLookup;
 	/** `--model provider/id`: a protocol provider without a model list offers the id asked for. */
@@ -63,7 +62,7 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 		const flagNames = [...host.registry.flags.keys()];
 		const context = (ctx: ExtensionContext) => {
 			live = ctx;
-			return contextSnapshot(pi, ctx, options.projectTrusted, flagNames);
+			return contextSnapshot(pi, ctx, flagNames);
 		};
 		const session = () => {
 			if (!live) throw new Error("the session has not started yet");
@@ -72,7 +71,7 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 
 		const liveSnapshot = () => {
 			try {
-				return live ? contextSnapshot(pi, live, options.projectTrusted, flagNames) : undefined;
+				return live ? contextSnapshot(pi, live, flagNames) : undefined;
 			} catch {
 				return undefined; // a replaced session's context refuses use: the call goes on without one
 			}
