@@ -279,7 +279,8 @@ class Guest {
 		const before = inPlaceBefore(name, event);
 		const signal = SIGNAL_EVENTS.includes(name) ? this.signalOf(state) : undefined;
 		let merged;
-		for (const handler of this.registry.hooks.get(name) ?? []) {
+		// The handlers as the event arrived (pi's rule): one that unsubscribes itself or another does not skip one.
+		for (const handler of [...(this.registry.hooks.get(name) ?? [])]) {
 			const view = Object.freeze(signal ? { ...event, signal } : { ...event });
 			const result = await handler(view, ctx);
 			if (result === undefined || result === null) continue;

@@ -678,7 +678,11 @@ export interface ExtensionAPI extends SessionActions {
 	getActiveTools(): string[];
 	getAllTools(): Array<{ name: string; [key: string]: unknown }>;
 	getCommands(): CommandInfo[];
-	on<K extends keyof HookMap>(event: K, handler: HookHandler<HookMap[K]["event"], HookMap[K]["result"]>): void;
-	on<N extends Exclude<HookName, keyof HookMap>>(event: N, handler: HookHandler<HookEvent<N>, unknown>): void;
+	/**
+	 * Load phase only. Returns pi 1.6's unsubscribe: calling it (at any time) stops this registration's delivery;
+	 * the host still sends the event, and with no handler left the extension answers it with null.
+	 */
+	on<K extends keyof HookMap>(event: K, handler: HookHandler<HookMap[K]["event"], HookMap[K]["result"]>): () => void;
+	on<N extends Exclude<HookName, keyof HookMap>>(event: N, handler: HookHandler<HookEvent<N>, unknown>): () => void;
 	readonly events: EventBus;
 }
