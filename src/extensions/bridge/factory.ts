@@ -11,7 +11,8 @@ import { PI_HOOKS } from "../host/hooks.js";
 import type { ExtensionInstance } from "../host/instance.js";
 import type { ToolDescriptor } from "../protocol/frames.js";
 import { performAction } from "./actions.js";
-import { contextSnapshot, modelForExtensions } from "./context.js";
+import { contextSnapshot } from "./context.js";
+import { eventForExtensions } from "./event-data.js";
 import { bridgeProviderHeaders } from "./headers.js";
 import { type Denial, type GrantLookup, gateFor, isSandboxed, type ToolOwnerLookup } from "./grant-gate.js";
 import { toPiHookResult } from "./hook-results.js";
@@ -253,17 +254,8 @@ function registerHook(
 		if (!instance.isLive) return undefined;
 		let answer: unknown;
 		try {
-			// model_select carries pi's live Model, headers and all: extensions get it without them.
-			const data =
-				hook === "model_select"
-					? {
-							...event,
-							model: modelForExtensions(event.model),
-							...(event.previousModel ? { previousModel: modelForExtensions(event.previousModel) } : {}),
-						}
-					: event;
 			answer = await instance.invoke(
-				{ kind: "event", event: { name: hook, data } },
+				{ kind: "event", event: { name: hook, data: eventForExtensions(hook, event) } },
 				{ timeoutMs: host.timeouts.hookMs, context: context(ctx) },
 			);
 		} catch (error) {
