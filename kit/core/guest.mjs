@@ -18,6 +18,7 @@ import { combine, feedForward, foldInPlace, hookEvent, inPlaceBefore, stopsChain
 import { completeProvider, overlayEvent, renderOverlay, streamProvider } from "./invocations.mjs";
 import { Registry } from "./registry.mjs";
 import { ExtensionRequestError, GuestRequests } from "./requests.mjs";
+import { unavailableMethods } from "./unavailable.mjs";
 
 export { ExtensionRequestError };
 
@@ -298,6 +299,8 @@ class Guest {
 		const registry = this.registry;
 		const snapshot = () => this.snapshot();
 		return {
+			// First, so that nothing the guest does offer is shadowed by a name here.
+			...unavailableMethods(this.runtime),
 			events: new EventBus(this.transport.log),
 			registerTool: (tool) => registry.registerTool(tool),
 			registerCommand: (name, options) => registry.registerCommand(name, options),
