@@ -125,6 +125,15 @@ export class InvocationContext {
 		return this[STATE].context?.systemPrompt;
 	}
 
+	/**
+	 * pi 1.6's answer for this session: the snapshot's, which pier takes from pi's `ctx.isProjectTrusted()`.
+	 * Without a snapshot (a host with no session) the trust the host said in its hello.
+	 */
+	isProjectTrusted() {
+		const trusted = this[STATE].context?.projectTrusted;
+		return typeof trusted === "boolean" ? trusted : this[GUEST].host.projectTrusted === true;
+	}
+
 	act(action) {
 		return this[GUEST].requests.action(action, this[STATE]);
 	}
@@ -209,6 +218,7 @@ for (const name of [
 	"hasPendingMessages",
 	"getContextUsage",
 	"getSystemPrompt",
+	"isProjectTrusted",
 	"abort",
 	"shutdown",
 	"reload",

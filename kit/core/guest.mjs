@@ -18,6 +18,7 @@ import { combine, feedForward, foldInPlace, hookEvent, inPlaceBefore, stopsChain
 import { completeProvider, overlayEvent, renderOverlay, streamProvider } from "./invocations.mjs";
 import { Registry } from "./registry.mjs";
 import { ExtensionRequestError, GuestRequests } from "./requests.mjs";
+import { unavailableMethods } from "./unavailable.mjs";
 
 export { ExtensionRequestError };
 
@@ -279,7 +280,8 @@ class Guest {
 		const before = inPlaceBefore(name, event);
 		const signal = SIGNAL_EVENTS.includes(name) ? this.signalOf(state) : undefined;
 		let merged;
-		for (const handler of this.registry.hooks.get(name) ?? []) {
+		// The handlers as the event arrived (pi's rule): one that unsubscribes itself or another does not skip one.
+		for (const handler of [...(this.registry.hooks.get(name) ?? [])]) {
 			const view = Object.freeze(signal ? { ...event, signal } : { ...event });
 			const result = await handler(view, ctx);
 			if (result === undefined || result === null) continue;
@@ -297,6 +299,8 @@ class Guest {
 		const registry = this.registry;
 		const snapshot = () => this.snapshot();
 		return {
+			// First, so that nothing the guest does offer is shadowed by a name here.
+			...unavailableMethods(this.runtime),
 			events: new EventBus(this.transport.log),
 			registerTool: (tool) => registry.registerTool(tool),
 			registerCommand: (name, options) => registry.registerCommand(name, options),

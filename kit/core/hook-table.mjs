@@ -1,6 +1,7 @@
 /**
- * Every hook an extension may register (REFERENCES.md §6: the 33 OMP names, rpi's trust_decision and pier's
- * permission_denied), with how one extension's several handlers give the host one answer. This is the single
+ * Every hook an extension may register (REFERENCES.md §6: the 33 OMP names, rpi's trust_decision, pier's
+ * permission_denied, and pi 1.6's events whose payload is JSON), with how one extension's several handlers give
+ * the host one answer. This is the single
  * table: the host's registration check and event producers, the guest core of every runtime (the Node kit, the
  * QuickJS prelude) and docs/protocol-v1.md all read it. Plain ES2020 with no imports, so QuickJS can load it.
  *
@@ -49,6 +50,38 @@ const JSON_CUSTOM_MESSAGE = jsonClosed(
 	["customType", "content", "display"],
 );
 const jsonCancel = (more = {}) => jsonClosed({ cancel: jsonBoolean, ...more });
+const jsonConst = (value) => ({ const: value });
+/** pi 1.6's SessionBoundaryDraft: an entry a boundary hook (agent_before_settle) appends to the session. */
+const JSON_BOUNDARY_DRAFT = {
+	anyOf: [
+		jsonClosed({ type: jsonConst("custom"), customType: jsonString, data: jsonAny }, ["type", "customType"]),
+		jsonClosed(
+			{
+				type: jsonConst("custom_message"),
+				customType: jsonString,
+				content: { anyOf: [jsonString, jsonList(jsonAny)] },
+				display: jsonBoolean,
+				details: jsonAny,
+			},
+			["type", "customType", "content", "display"],
+		),
+		jsonClosed({ type: jsonConst("context_edit"), targetId: jsonString, replacement: jsonAny }, [
+			"type",
+			"targetId",
+			"replacement",
+		]),
+		jsonClosed(
+			{
+				type: jsonConst("compaction"),
+				summary: jsonString,
+				firstKeptEntryId: { anyOf: [jsonString, { type: "null" }] },
+				details: jsonAny,
+				usage: jsonAny,
+			},
+			["type", "summary", "firstKeptEntryId"],
+		),
+	],
+};
 
 /** @type {Readonly<Record<string, HookSpec>>} */
 export const HOOKS = Object.freeze({
@@ -66,6 +99,8 @@ export const HOOKS = Object.freeze({
 			themePaths: jsonList(jsonString),
 		}),
 	},
+	// pi 1.6: the servers in-process extensions registered, without what may carry a credential (bridge/event-data.ts).
+	mcp_servers_change: { producer: "pi", payload: ["servers"] },
 	session_start: { producer: "pi", payload: ["reason", "previousSessionFile"] },
 	session_info_changed: { producer: "pi", payload: ["name"] },
 	session_before_switch: { producer: "pi", payload: ["reason", "targetSessionFile"], answer: jsonCancel() },
@@ -76,10 +111,14 @@ export const HOOKS = Object.freeze({
 	},
 	session_before_compact: {
 		producer: "pi",
-		payload: ["preparation", "branchEntries", "customInstructions", "signal"],
+		payload: ["preparation", "branchEntries", "customInstructions", "reason", "willRetry", "signal"],
 		answer: jsonCancel({ compaction: jsonAny }),
 	},
-	session_compact: { producer: "pi", payload: ["compactionEntry", "fromExtension"] },
+	session_compact: { producer: "pi", payload: ["compactionEntry", "fromExtension", "reason", "willRetry"] },
+	session_compact_failed: {
+		producer: "pi",
+		payload: ["reason", "errorMessage", "aborted", "willRetry", "fromExtension"],
+	},
 	session_shutdown: { producer: "pi", payload: ["reason", "targetSessionFile"] },
 	session_before_tree: {
 		producer: "pi",
@@ -98,6 +137,20 @@ export const HOOKS = Object.freeze({
 		reduce: "latest",
 		payload: ["messages"],
 		answer: jsonClosed({ messages: jsonList(jsonAny) }),
+	},
+	// pi 1.6: after every `context` handler, the whole transcript with its system messages; the answer is sent as is.
+	context_with_system: {
+		producer: "pi",
+		feedForward: ["messages"],
+		reduce: "latest",
+		payload: ["messages"],
+		answer: jsonClosed({ messages: jsonList(jsonAny) }),
+	},
+	// pi 1.6: before a prompt-cache refresh; the last `action` given wins, as in pi.
+	cache_warming_decision: {
+		producer: "pi",
+		payload: ["warmCost", "missCost", "continuationProbability", "action"],
+		answer: jsonClosed({ action: { enum: ["warm", "stop"] } }),
 	},
 	before_provider_request: {
 		producer: "pi",
@@ -118,6 +171,8 @@ export const HOOKS = Object.freeze({
 		),
 	},
 	after_provider_response: { producer: "pi", payload: ["status", "headers"] },
+	// pi 1.6: each parsed provider stream event before pi normalises it (one per token; pi waits for the answer).
+	provider_stream_event: { producer: "pi", payload: ["provider", "api", "model", "data"] },
 	before_agent_start: {
 		producer: "pi",
 		feedForward: ["systemPrompt"],
@@ -131,7 +186,17 @@ export const HOOKS = Object.freeze({
 	},
 	agent_start: { producer: "pi", payload: [] },
 	agent_end: { producer: "pi", payload: ["messages"] },
+	// pi 1.6: before the run settles; the answer's `entries` (the whole list) and `continue` replace the event's.
+	agent_before_settle: {
+		producer: "pi",
+		feedForward: ["entries", "continue"],
+		payload: ["outcome", "entries", "continue", "context"],
+		answer: jsonClosed({ entries: jsonList(JSON_BOUNDARY_DRAFT), continue: jsonBoolean }),
+	},
 	agent_settled: { producer: "pi", payload: ["aborted"] },
+	// pi 1.6: while pi waits on a blocking extension dialog (any extension's, this one's too).
+	ui_prompt_start: { producer: "pi", payload: ["reason", "kind", "title"] },
+	ui_prompt_end: { producer: "pi", payload: ["reason", "kind", "title"] },
 	turn_start: { producer: "pi", payload: ["turnIndex", "timestamp"] },
 	turn_end: { producer: "pi", payload: ["turnIndex", "message", "toolResults"] },
 	message_start: { producer: "pi", payload: ["message"] },

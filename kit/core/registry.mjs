@@ -154,18 +154,27 @@ export class Registry {
 		this.flags.set(name, flag);
 	}
 
-	/** Every handler runs (hook-table.mjs reduces them); the host hears of the event name once. */
+	/**
+	 * Every handler runs (hook-table.mjs reduces them); the host hears of the event name once. Returns pi 1.6's
+	 * unsubscribe: that registration (a wrapper, so the same function registered twice is two) stops being
+	 * called. The host is not told: it still sends the event, and with no handler left the answer is null.
+	 */
 	on(event, handler) {
 		this.assertLoading("event", "event_hooks");
 		if (typeof handler !== "function") throw new TypeError("pi.on requires a handler function");
 		if (!Object.hasOwn(HOOKS, event)) throw new Error(`unsupported extension event ${event}`);
+		const registered = (...args) => handler(...args);
 		const handlers = this.hooks.get(event);
-		if (handlers) {
-			handlers.push(handler);
-			return;
+		if (handlers) handlers.push(registered);
+		else {
+			this.send({ kind: "event_hook", hook: { event } });
+			this.hooks.set(event, [registered]);
 		}
-		this.send({ kind: "event_hook", hook: { event } });
-		this.hooks.set(event, [handler]);
+		return () => {
+			const list = this.hooks.get(event);
+			const index = list ? list.indexOf(registered) : -1;
+			if (index !== -1) list.splice(index, 1);
+		};
 	}
 
 	/**

@@ -313,6 +313,7 @@ export interface ExtensionContext extends SessionActions {
 	/** The extension's working directory, from the host's hello. */
 	readonly cwd: string;
 	readonly mode: Mode;
+	/** The trust flag from the host's hello; `isProjectTrusted()` is pi's answer for this session. */
 	readonly projectTrusted: boolean;
 	/** Interactive mode (tui/rpc) and at least one UI capability declared. */
 	readonly hasUI: boolean;
@@ -329,6 +330,11 @@ export interface ExtensionContext extends SessionActions {
 	hasPendingMessages(): boolean | undefined;
 	getContextUsage(): ContextUsage | undefined;
 	getSystemPrompt(): string | undefined;
+	/**
+	 * pi 1.6: whether project-local trust is active for this session (pier's decision: the store, `--approve`, a
+	 * trust hook, the question). Read this before honouring a project's own configuration.
+	 */
+	isProjectTrusted(): boolean;
 	abort(): Promise<null>;
 	shutdown(): Promise<null>;
 	/** rpi: a string is the custom instructions. Resolves once the compaction is done. */
@@ -592,7 +598,79 @@ export interface HookMap {
 		event: { type: "before_provider_headers"; headers: Record<string, string | null> };
 		result: { headers: Record<string, string | null> };
 	};
+	// pi 1.6's events (docs/protocol-v1.md §7.1).
+	session_compact_failed: {
+		event: {
+			type: "session_compact_failed";
+			reason: "manual" | "threshold" | "overflow";
+			errorMessage?: string;
+			aborted: boolean;
+			willRetry: boolean;
+			fromExtension: boolean;
+		};
+		result: undefined;
+	};
+	ui_prompt_start: { event: UIPromptEvent<"ui_prompt_start">; result: undefined };
+	ui_prompt_end: { event: UIPromptEvent<"ui_prompt_end">; result: undefined };
+	context_with_system: {
+		event: { type: "context_with_system"; messages: unknown[] };
+		result: { messages?: unknown[] };
+	};
+	cache_warming_decision: {
+		event: {
+			type: "cache_warming_decision";
+			warmCost: number;
+			missCost: number;
+			continuationProbability: number;
+			action: "warm" | "stop";
+		};
+		result: { action?: "warm" | "stop" };
+	};
+	agent_before_settle: {
+		event: {
+			type: "agent_before_settle";
+			outcome: "completed" | "aborted" | "error";
+			entries: BoundaryDraft[];
+			continue: boolean;
+			context: {
+				contextEntries: unknown[];
+				contextMessages: unknown[];
+				llmMessages: unknown[];
+				pendingMessages: unknown[];
+				canContinue: boolean;
+			};
+		};
+		/** `entries` replaces the list so far: return the event's with yours added. */
+		result: { entries?: BoundaryDraft[]; continue?: boolean };
+	};
+	provider_stream_event: {
+		event: { type: "provider_stream_event"; provider: string; api: string; model: string; data: unknown };
+		result: undefined;
+	};
+	mcp_servers_change: {
+		/** pier leaves out what may carry a key: `env`, `headers`, `oauth`, `auth`, `args`, `cwd`, URL credentials. */
+		event: {
+			type: "mcp_servers_change";
+			servers: Array<{ name: string; extensionPath: string; config: Record<string, unknown> }>;
+		};
+		result: undefined;
+	};
 }
+
+/** pi 1.6's UIPromptStartEvent / UIPromptEndEvent: pi waits on a blocking extension dialog. */
+export interface UIPromptEvent<T extends string> {
+	type: T;
+	reason: "ui_prompt";
+	kind: "select" | "confirm" | "input" | "editor" | "custom";
+	title?: string;
+}
+
+/** pi 1.6's SessionBoundaryDraft: an entry agent_before_settle appends to the session. */
+export type BoundaryDraft =
+	| { type: "custom"; customType: string; data?: unknown }
+	| { type: "custom_message"; customType: string; content: string | unknown[]; display: boolean; details?: unknown }
+	| { type: "context_edit"; targetId: string; replacement: unknown }
+	| { type: "compaction"; summary: string; firstKeptEntryId: string | null; details?: unknown; usage?: unknown };
 
 /** The hooks pier accepts (docs/protocol-v1.md §7.1); any other name fails the load. */
 export type HookName =
@@ -672,7 +750,26 @@ export interface ExtensionAPI extends SessionActions {
 	getActiveTools(): string[];
 	getAllTools(): Array<{ name: string; [key: string]: unknown }>;
 	getCommands(): CommandInfo[];
-	on<K extends keyof HookMap>(event: K, handler: HookHandler<HookMap[K]["event"], HookMap[K]["result"]>): void;
-	on<N extends Exclude<HookName, keyof HookMap>>(event: N, handler: HookHandler<HookEvent<N>, unknown>): void;
+	/**
+	 * Load phase only. Returns pi 1.6's unsubscribe: calling it (at any time) stops this registration's delivery;
+	 * the host still sends the event, and with no handler left the extension answers it with null.
+	 */
+	/**
+	 * pi 1.6 methods protocol v1 cannot carry: each throws "pi.NAME is not available to process extensions in
+	 * pier: WHY" (renderers run in pi's process; virtual models route in it; MCP registration, settings and exec
+	 * have no request). Present so an extension written for pi fails naming what it asked for.
+	 */
+	registerEntryRenderer(customType: string, renderer: unknown): never;
+	registerToolRenderer(resolver: unknown): never;
+	registerMarkdownTransformer(transformer: unknown, options?: unknown): never;
+	registerVirtualModel(model: unknown): never;
+	unregisterVirtualModel(provider: string, id: string): never;
+	registerMcpServer(name: string, config: unknown): never;
+	unregisterMcpServer(name: string): never;
+	getMcpServers(): never;
+	getSettings(): never;
+	exec(command: string, args: string[], options?: unknown): never;
+	on<K extends keyof HookMap>(event: K, handler: HookHandler<HookMap[K]["event"], HookMap[K]["result"]>): () => void;
+	on<N extends Exclude<HookName, keyof HookMap>>(event: N, handler: HookHandler<HookEvent<N>, unknown>): () => void;
 	readonly events: EventBus;
 }

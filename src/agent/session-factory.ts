@@ -198,9 +198,6 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	const extensionFactories = [
 		...(options.extensionFactories ?? []),
 		lazyProtocolBridge(extensionHost, {
-			get projectTrusted() {
-				return trust.trusted;
-			},
 			grants: grantLookup(agentDir),
 			...(requested ? { requestedModel: requested } : {}),
 		}),

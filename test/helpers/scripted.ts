@@ -15,7 +15,8 @@ export interface ScriptOptions {
 	load?: "hang" | "request" | "fail";
 	init?: "hang";
 	after?: "register";
-	hook?: "hang" | "echo" | "rewrite" | "headers" | "approve" | "trust-no";
+	/** `settle`: answers agent_before_settle with one more custom entry (`scripted-settle`, `{outcome}`). */
+	hook?: "hang" | "echo" | "rewrite" | "headers" | "approve" | "trust-no" | "settle";
 	shutdown?: "ignore";
 	tools?: string[];
 	hooks?: string[];
@@ -24,8 +25,10 @@ export interface ScriptOptions {
 	capabilities?: string[];
 	uiCapabilities?: string[];
 	hugeBytes?: number;
-	/** Write `event=<name> keys=<payload keys>` to stderr for every hook delivered. */
+	/** Write `event=<name> keys=<payload keys>` (and ` roles=<roles>` of a `messages` list) to stderr per hook. */
 	logEvents?: boolean;
+	/** Write `data=<name> <payload JSON>` to stderr for each hook of these names delivered. */
+	logData?: string[];
 }
 
 let counter = 0;

@@ -229,7 +229,8 @@ export const EVENT_CASES: RpiCase[] = [
 		n: 21,
 		name: "every_allow_listed_event_name_has_a_producer",
 		uses: [],
-		decision: "REFERENCES #6: pier accepts rpi's 32 names plus project_trust, resources_discover and permission_denied",
+		decision:
+			"REFERENCES #6: pier accepts rpi's 32 names plus project_trust, resources_discover, permission_denied and pi 1.6's events whose payload is JSON",
 		async run(_source, checks) {
 			await checks.that("the table lists each name once", () =>
 				assert.equal(new Set(HOOK_NAME_LIST).size, HOOK_NAME_LIST.length),
@@ -243,9 +244,17 @@ export const EVENT_CASES: RpiCase[] = [
 					[],
 				);
 				assert.deepEqual(HOOK_NAME_LIST.filter((n) => !RPI_EVENT_NAMES.includes(n)).sort(), [
+					"agent_before_settle",
+					"cache_warming_decision",
+					"context_with_system",
+					"mcp_servers_change",
 					"permission_denied",
 					"project_trust",
+					"provider_stream_event",
 					"resources_discover",
+					"session_compact_failed",
+					"ui_prompt_end",
+					"ui_prompt_start",
 				]);
 			});
 			const program = `export default function (pi) { for (const n of ${JSON.stringify(HOOK_NAME_LIST)}) pi.on(n, () => null); }\n`;

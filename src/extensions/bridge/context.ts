@@ -38,10 +38,13 @@ export function modelForExtensions(model: unknown): unknown {
 	return out;
 }
 
+/**
+ * `projectTrusted` is pi's own `ctx.isProjectTrusted()`: pier's trust decision as pi's settings manager holds it
+ * (trust-settings.ts), so a protocol extension hears what an in-process one does, after a reload too.
+ */
 export function contextSnapshot(
 	pi: ExtensionAPI,
 	ctx: ExtensionContext,
-	projectTrusted: boolean,
 	flagNames: readonly string[],
 ): ContextSnapshot {
 	const usage = ctx.getContextUsage();
@@ -57,7 +60,7 @@ export function contextSnapshot(
 		sessionId: ctx.sessionManager.getSessionId(),
 		...(sessionFile ? { sessionFile } : {}),
 		isIdle: ctx.isIdle(),
-		projectTrusted,
+		projectTrusted: ctx.isProjectTrusted(),
 		hasPendingMessages: ctx.hasPendingMessages(),
 		...(usage
 			? {

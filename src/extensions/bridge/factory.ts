@@ -11,7 +11,8 @@ import { PI_HOOKS } from "../host/hooks.js";
 import type { ExtensionInstance } from "../host/instance.js";
 import type { ToolDescriptor } from "../protocol/frames.js";
 import { performAction } from "./actions.js";
-import { contextSnapshot, modelForExtensions } from "./context.js";
+import { contextSnapshot } from "./context.js";
+import { eventForExtensions } from "./event-data.js";
 import { bridgeProviderHeaders } from "./headers.js";
 import { type Denial, type GrantLookup, gateFor, isSandboxed, type ToolOwnerLookup } from "./grant-gate.js";
 import { toPiHookResult } from "./hook-results.js";
@@ -24,7 +25,6 @@ import { shownChars, toToolResult } from "./tool-results.js";
 import { answerUi } from "./ui.js";
 
 export interface BridgeOptions {
-	projectTrusted: boolean;
 	/** The user's grants, looked up when an answer needs one; without it nothing is granted. */
 	grants?: GrantLookup;
 	/** `--model provider/id`: a protocol provider without a model list offers the id asked for. */
@@ -63,7 +63,7 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 		const flagNames = [...host.registry.flags.keys()];
 		const context = (ctx: ExtensionContext) => {
 			live = ctx;
-			return contextSnapshot(pi, ctx, options.projectTrusted, flagNames);
+			return contextSnapshot(pi, ctx, flagNames);
 		};
 		const session = () => {
 			if (!live) throw new Error("the session has not started yet");
@@ -72,7 +72,7 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 
 		const liveSnapshot = () => {
 			try {
-				return live ? contextSnapshot(pi, live, options.projectTrusted, flagNames) : undefined;
+				return live ? contextSnapshot(pi, live, flagNames) : undefined;
 			} catch {
 				return undefined; // a replaced session's context refuses use: the call goes on without one
 			}
@@ -254,17 +254,8 @@ function registerHook(
 		if (!instance.isLive) return undefined;
 		let answer: unknown;
 		try {
-			// model_select carries pi's live Model, headers and all: extensions get it without them.
-			const data =
-				hook === "model_select"
-					? {
-							...event,
-							model: modelForExtensions(event.model),
-							...(event.previousModel ? { previousModel: modelForExtensions(event.previousModel) } : {}),
-						}
-					: event;
 			answer = await instance.invoke(
-				{ kind: "event", event: { name: hook, data } },
+				{ kind: "event", event: { name: hook, data: eventForExtensions(hook, event) } },
 				{ timeoutMs: host.timeouts.hookMs, context: context(ctx) },
 			);
 		} catch (error) {
