@@ -76,7 +76,11 @@ describe("pier run with nothing configured", () => {
 		const again = await runPier(["run", "--session", file!, "two"], { agentDir: dir.path });
 		assert.equal(again.code, 0, again.stderr);
 		assert.equal(sessionFiles(dir.path).length, 1);
-		assert.equal(SessionManager.open(file!).buildSessionContext().messages.length, 5, "the system message and two turns");
+		assert.equal(
+			SessionManager.open(file!).buildSessionContext().messages.length,
+			5,
+			"the system message and two turns",
+		);
 	});
 
 	test("--no-session keeps nothing on disk", async () => {
