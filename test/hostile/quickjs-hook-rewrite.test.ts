@@ -211,9 +211,11 @@ describe("hook answers merge without prototype effects", () => {
 		const deny: Gate = () => false;
 		const bash = { type: "user_bash", command: "ls", excludeFromContext: false, cwd: "/" };
 		assert.equal(toPiHookResult("user_bash", { result: { output: "fake", exitCode: 0 } }, bash, deny), undefined);
+		// pi 1.6 takes only a whole result: the fields an answer leaves out are filled in.
 		assert.deepEqual(toPiHookResult("user_bash", { result: { output: "ok" } }, bash, allow), {
-			result: { output: "ok" },
+			result: { output: "ok", exitCode: undefined, cancelled: false, truncated: false },
 		});
+		assert.equal(toPiHookResult("user_bash", {}, bash, allow), undefined, "no result: pi runs the command");
 		assert.equal(toPiHookResult("resources_discover", { skillPaths: ["/etc"] }, {}, deny), undefined);
 		assert.deepEqual(toPiHookResult("resources_discover", { skillPaths: [] }, {}, deny), { skillPaths: [] });
 	});
