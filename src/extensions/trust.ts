@@ -6,7 +6,7 @@
  * is undecided, which is untrusted unless a user-level trust hook or the terminal's question approves it. Headless
  * runs never ask. An untrusted project contributes nothing (see trust-settings.ts for how pi is told).
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { canonicalDir, TrustStore } from "./trust-store.js";
@@ -22,8 +22,8 @@ const PROJECT_CONFIG_RESOURCES = [
 	"SYSTEM.md",
 	"APPEND_SYSTEM.md",
 ] as const;
-/** pi 0.74.2's context file names, in its order of preference per directory. */
-export const CONTEXT_FILE_NAMES = ["AGENTS.md", "AGENTS.MD", "CLAUDE.md", "CLAUDE.MD"] as const;
+/** pi 1.6's context file names, in its order of preference per directory (it reads the first that is a file). */
+export const CONTEXT_FILE_NAMES = ["AGENTS.override.md", "AGENTS.md", "AGENTS.MD", "CLAUDE.md", "CLAUDE.MD"] as const;
 
 export interface TrustOptions {
 	/** `--approve` (true), `--no-approve` (false), or unset. */
@@ -46,6 +46,10 @@ export interface TrustDecision {
 	undecided?: boolean;
 	/** The one line shown when the project's files are skipped (or trusted by an extension). */
 	reason?: string;
+}
+
+function isFile(path: string): boolean {
+	return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
 }
 
 function homeDir(): string {
@@ -111,7 +115,7 @@ export function trustRequiringResources(cwd: string, agentDir: string): string[]
 	}
 	for (const dir of projectAgentsSkillDirs(root)) if (existsSync(dir)) found.push(label(dir));
 	for (const dir of ancestors(root)) {
-		const name = CONTEXT_FILE_NAMES.find((n) => existsSync(join(dir, n)));
+		const name = CONTEXT_FILE_NAMES.find((n) => isFile(join(dir, n)));
 		if (name && isProjectContextFile(join(dir, name), agentDir)) found.push(label(join(dir, name)));
 	}
 	return found;

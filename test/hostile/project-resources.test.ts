@@ -109,4 +109,23 @@ describe("an untrusted project contributes nothing to the session", () => {
 		assert.deepEqual(r.append, ["PROJECT-APPEND"]);
 		assert.ok(r.commands.includes("project-cmd"));
 	});
+
+	test("a project whose only context file is AGENTS.override.md (pi 1.6 reads it first) needs a decision", async () => {
+		using dir = tempDir();
+		const agentDir = join(dir.path, "agent");
+		const project = join(dir.path, "project");
+		write(join(project, "AGENTS.override.md"), "PROJECT-OVERRIDE\n");
+		const pier = await createPierRuntime({ cwd: project, agentDir, session: { kind: "memory" } });
+		try {
+			assert.equal(pier.trust.trusted, false);
+			assert.deepEqual(pier.trust.resources, ["AGENTS.override.md"]);
+			const files = pier.runtime.services.resourceLoader.getAgentsFiles().agentsFiles;
+			assert.deepEqual(
+				files.map((f) => f.content.trim()),
+				[],
+			);
+		} finally {
+			await pier.dispose();
+		}
+	});
 });

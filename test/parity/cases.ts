@@ -157,6 +157,27 @@ export const CASES: ParityCase[] = [
 	{ example: "hidden-thinking-label.ts", prompts: ["/thinking-label Pondering"] },
 	{ example: "inline-bash.ts", prompts: ["what does !{echo parity-inline} print?"] },
 	{ example: "input-transform.ts", prompts: ["ping", "?quick what is pi", "plain text"] },
+	// pi 1.6's examples. The input transform runs `git diff --stat` on a prompt that mentions changes.
+	{
+		example: "input-transform-streaming.ts",
+		prompts: ["what changed?", "plain text"],
+		setup: (w) => gitRepo(w, true),
+	},
+	{ example: "debug-provider.ts", prompts: ["hello", "/debug-provider"] },
+	{ example: "entry-renderer.ts", prompts: ["/status-card", "hello"], limits: "the entry renderer draws in a TTY" },
+	{
+		example: "git-merge-and-resolve.ts",
+		prompts: ["hello"],
+		setup: (w) => gitRepo(w),
+		limits: "the repository has no upstream, so there is nothing to merge",
+	},
+	{
+		example: "gondolin",
+		prompts: ["hello"],
+		skip: "@earendil-works/gondolin is not installed (the example says to npm install it) and it needs QEMU",
+	},
+	{ example: "jev-router.ts", prompts: ["hello"], limits: "its router model needs a credentialed provider" },
+	{ example: "project-trust.ts", prompts: ["hello"], limits: "a project with nothing to trust asks no question" },
 	{
 		example: "interactive-shell.ts",
 		prompts: ["hello"],
@@ -214,11 +235,6 @@ export const CASES: ParityCase[] = [
 		example: "rpc-demo.ts",
 		prompts: ["/rpc-input", "/rpc-editor", "/rpc-prefill", "hello"],
 		rpcExtra: [{ type: "new_session" }],
-	},
-	{
-		example: "sandbox",
-		prompts: ["hello"],
-		limits: "@anthropic-ai/sandbox-runtime is not installed (the example says to npm install it)",
 	},
 	{ example: "send-user-message.ts", prompts: ["/ask what is one", "/followup and two", "/steer three"] },
 	{
