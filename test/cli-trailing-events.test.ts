@@ -21,7 +21,12 @@ test(`${RUNS} of ${RUNS} json runs with a hooking QuickJS extension print the tr
 	const cwd = join(dir.path, "project");
 	mkdirSync(cwd);
 	const run = async (n: number) => {
-		const result = await runPier(["run", "--mode", "json", "-e", HOOKS, `hello ${n}`], { agentDir: dir.path, cwd });
+		// Four at once on a loaded machine: the 30 s default is too close for pi 1.6's slower start.
+		const result = await runPier(["run", "--mode", "json", "-e", HOOKS, `hello ${n}`], {
+			agentDir: dir.path,
+			cwd,
+			timeoutMs: 120_000,
+		});
 		assert.equal(result.code, 0, result.stderr);
 		const types = result.stdout
 			.trim()
