@@ -21,6 +21,10 @@ export const NORMALISATIONS: Array<{ what: string; why: string }> = [
 		why: "wall-clock time of the run",
 	},
 	{
+		what: "numbers under `durationMs` keys (pi 1.6 records how long each answer took) → <ms>",
+		why: "how long the model server took to answer on this run",
+	},
+	{
 		what: "pier's stderr lines `pier: model …` and `pier: rpc mode · model …` are dropped",
 		why: "pier says which model and session it uses (pi says nothing); docs/parity.md, on purpose",
 	},
@@ -80,6 +84,7 @@ export class Normaliser {
 
 	json(value: unknown, key?: string): unknown {
 		if (key === "timestamp" && (typeof value === "number" || typeof value === "string")) return "<time>";
+		if (key === "durationMs" && typeof value === "number") return "<ms>";
 		if (typeof value === "string") return this.text(value);
 		if (Array.isArray(value)) return value.map((item) => this.json(item));
 		if (value && typeof value === "object") {
