@@ -53,7 +53,7 @@ test("pier --mode rpc speaks pi's RPC protocol: prompt, events, state", async (t
 		data: { model: { provider: string; id: string }; messageCount: number };
 	};
 	assert.deepEqual([state.data.model.provider, state.data.model.id], ["pier", "demo"]);
-	assert.equal(state.data.messageCount, 4);
+	assert.equal(state.data.messageCount, 5, "pi 1.6's system message and two turns");
 
 	send({ id: "bad", type: "no_such_command" });
 	// pi answers an unknown command by name (it does not echo the id of a command it cannot parse).

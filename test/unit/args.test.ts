@@ -29,15 +29,16 @@ test("no command is the terminal; --mode rpc is RPC; --mode json is run output",
 });
 
 test("unclaimed long flags go to extensions, with a value when one follows", () => {
-	const args = parseArgs(["run", "--plan", "--depth", "3", "--name=x", "go"]);
+	const args = parseArgs(["run", "--plan", "--depth", "3", "--label=x", "--name=y", "go"]);
 	assert.deepEqual(
 		[...args.extensionFlags],
 		[
 			["plan", true],
 			["depth", "3"],
-			["name", "x"],
+			["label", "x"],
 		],
 	);
+	assert.equal(args.name, "y", "--name is pi 1.6's own flag");
 	assert.deepEqual(args.messages, ["go"]);
 });
 

@@ -30,27 +30,22 @@ function setup(root: string) {
 const projectFile = (cwd: string) => JSON.parse(readFileSync(join(cwd, ".pi", "settings.json"), "utf8"));
 
 describe("the settings pi sees for a project", () => {
-	test("untrusted: not one key of the project's file, and pi's writes keep the file as it was otherwise", async () => {
+	test("untrusted: pi reads not one key of the project's file, and refuses to write it", async () => {
 		using dir = tempDir();
 		const { agentDir, cwd } = setup(dir.path);
 		const trust = decideProjectTrust(cwd, { agentDir, approve: false });
 		const settings = settingsForTrust({ cwd, agentDir, trust });
-		assert.deepEqual(settings.getProjectSettings(), {
-			extensions: ["!**"],
-			skills: ["!**"],
-			prompts: ["!**"],
-			themes: ["!**"],
-		});
+		// pi 1.6 is told the project is untrusted: it reads nothing of the project's file.
+		assert.deepEqual(settings.getProjectSettings(), {});
+		assert.equal(settings.isProjectTrusted(), false);
 		assert.equal(settings.getShellPath(), undefined);
 		assert.equal(settings.getShellCommandPrefix(), undefined);
 		assert.equal(settings.getNpmCommand(), undefined);
 		assert.equal(settings.getTheme(), "user-theme");
-		// pi adds a project extension path (as `pi config` would): the file gains it and keeps its own entries.
-		settings.setProjectExtensionPaths([...(settings.getProjectSettings().extensions ?? []), "./added.ts"]);
-		settings.setProjectSkillPaths(["./skill"]);
+		// And it refuses to write it (as `pi config` would try): the file stays as it was.
+		assert.throws(() => settings.setProjectExtensionPaths(["./added.ts"]), /Project is not trusted/);
 		await settings.flush();
-		assert.deepEqual(settings.drainErrors(), []);
-		assert.deepEqual(projectFile(cwd), { ...HOSTILE, extensions: ["./ext.ts", "./added.ts"], skills: ["./skill"] });
+		assert.deepEqual(projectFile(cwd), HOSTILE);
 	});
 
 	test("trusted: the project's settings apply, and a global write leaves no pier pattern behind", async () => {
