@@ -54,8 +54,8 @@ test("a prompt delivers context_with_system (system message included), agent_bef
 		await pier.session.prompt(
 			`ui ${JSON.stringify({ request: { type: "confirm", title: "Sure?", message: "Really" } })}`,
 		);
-		assert.match(log(), /event=context_with_system keys=messages,type roles=system,user(,|\n)/);
-		assert.match(log(), /event=agent_before_settle keys=context,continue,entries,outcome,type\n/);
+		await logged(log, /event=context_with_system keys=messages,type roles=system,user(,|\n)/);
+		await logged(log, /event=agent_before_settle keys=context,continue,entries,outcome,type\n/);
 		await logged(
 			log,
 			/data=ui_prompt_start {"type":"ui_prompt_start","reason":"ui_prompt","kind":"confirm","title":"Sure\?"}/,
@@ -80,8 +80,8 @@ test("a failed compaction delivers session_compact_failed", async () => {
 	const options: ScriptOptions = { hooks: ["session_compact_failed"], logData: ["session_compact_failed"] };
 	await withScripted(dir.path, options, {}, async (pier, log) => {
 		await assert.rejects(pier.session.compact(), /Nothing to compact/);
-		assert.match(
-			log(),
+		await logged(
+			log,
 			/data=session_compact_failed {"type":"session_compact_failed","reason":"manual","errorMessage":"Compaction failed: Nothing to compact[^"]*","aborted":false,"willRetry":false,"fromExtension":false}/,
 		);
 	});

@@ -1,42 +1,7 @@
 /** The invocation context snapshot (protocol `ContextSnapshot`) read from a live pi session. */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { ContextSnapshot } from "../protocol/frames.js";
-
-/** The fields of pi's Model an extension sees: no headers, no key, nothing else pier has not looked at. */
-const MODEL_FIELDS = [
-	"id",
-	"name",
-	"api",
-	"provider",
-	"reasoning",
-	"thinkingLevelMap",
-	"input",
-	"cost",
-	"contextWindow",
-	"maxTokens",
-] as const;
-
-/**
- * A model as extensions see it (REFERENCES decision 14: credentials never reach extensions). Headers are
- * `null`, as rpi sends them; the base URL keeps its origin and path, not a user, password or query, where
- * some providers carry a key.
- */
-export function modelForExtensions(model: unknown): unknown {
-	if (!model || typeof model !== "object") return model;
-	const source = model as Record<string, unknown>;
-	const out: Record<string, unknown> = {};
-	for (const key of MODEL_FIELDS) if (source[key] !== undefined) out[key] = source[key];
-	if (typeof source.baseUrl === "string") {
-		try {
-			const url = new URL(source.baseUrl);
-			out.baseUrl = `${url.origin}${url.pathname}`;
-		} catch {
-			// not a URL: nothing of it is shown
-		}
-	}
-	out.headers = null;
-	return out;
-}
+import { modelForExtensions } from "./event-data.js";
 
 /**
  * `projectTrusted` is pi's own `ctx.isProjectTrusted()`: pier's trust decision as pi's settings manager holds it

@@ -2,10 +2,52 @@
  * A pi event as protocol extensions receive it: most cross as they are (JSON.stringify drops functions and
  * sends an AbortSignal as `{}`); these carry credentials an extension must not see (REFERENCES decision 14).
  */
-import { modelForExtensions } from "./context.js";
+
+/** The fields of pi's Model an extension sees: no headers, no key, nothing else pier has not looked at. */
+const MODEL_FIELDS = [
+	"id",
+	"name",
+	"api",
+	"provider",
+	"reasoning",
+	"thinkingLevelMap",
+	"input",
+	"cost",
+	"contextWindow",
+	"maxTokens",
+] as const;
 
 /** The fields of an MCP server's config that say what it is, not how to reach it with whose secrets. */
 const MCP_CONFIG_FIELDS = ["type", "command", "exposure", "description", "toolExposure", "timeout", "enabled"] as const;
+
+/**
+ * Only `fields` of `source`, and its `urlKey` URL with its origin and path: not a user, password or query, where
+ * some providers and servers carry a key.
+ */
+function shownFields(
+	source: Record<string, unknown>,
+	fields: readonly string[],
+	urlKey: string,
+): Record<string, unknown> {
+	const shown: Record<string, unknown> = {};
+	for (const key of fields) if (source[key] !== undefined) shown[key] = source[key];
+	const address = source[urlKey];
+	if (typeof address === "string") {
+		try {
+			const url = new URL(address);
+			shown[urlKey] = `${url.origin}${url.pathname}`;
+		} catch {
+			// not a URL: nothing of it is shown
+		}
+	}
+	return shown;
+}
+
+/** A model as extensions see it (REFERENCES decision 14: credentials never reach extensions); headers `null`, as rpi. */
+export function modelForExtensions(model: unknown): unknown {
+	if (!model || typeof model !== "object") return model;
+	return { ...shownFields(model as Record<string, unknown>, MODEL_FIELDS, "baseUrl"), headers: null };
+}
 
 /**
  * An MCP server an in-process extension registered: its name, the registering extension, and the config without
@@ -16,17 +58,7 @@ export function mcpServerForExtensions(server: unknown): unknown {
 	if (!server || typeof server !== "object") return server;
 	const { name, extensionPath, config } = server as { name?: unknown; extensionPath?: unknown; config?: unknown };
 	const source = (config && typeof config === "object" ? config : {}) as Record<string, unknown>;
-	const shown: Record<string, unknown> = {};
-	for (const key of MCP_CONFIG_FIELDS) if (source[key] !== undefined) shown[key] = source[key];
-	if (typeof source.url === "string") {
-		try {
-			const url = new URL(source.url);
-			shown.url = `${url.origin}${url.pathname}`;
-		} catch {
-			// not a URL: nothing of it is shown
-		}
-	}
-	return { name, extensionPath, config: shown };
+	return { name, extensionPath, config: shownFields(source, MCP_CONFIG_FIELDS, "url") };
 }
 
 /** `event` as the extension is sent it under `hook`. */

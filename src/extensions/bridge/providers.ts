@@ -26,7 +26,7 @@ import {
 import type { ExtensionAPI, ProviderModelConfig } from "@earendil-works/pi-coding-agent";
 import type { ExtensionHost } from "../host/host.js";
 import type { ContextSnapshot, ProviderModel } from "../protocol/frames.js";
-import { modelForExtensions } from "./context.js";
+import { modelForExtensions } from "./event-data.js";
 import { ProviderStreamTranslator, StreamEventError } from "./provider-stream.js";
 
 export { toAssistantMessage } from "./provider-message.js";
