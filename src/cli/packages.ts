@@ -134,8 +134,14 @@ function refuseUntrustedProject(ctx: Context): void {
 		);
 }
 
+/**
+ * pi's settings as the package commands may read them. pi's manager reads the project's settings (its
+ * `npmCommand`, run here) unless told the project is not trusted: a user package installed while standing in a
+ * cloned repository must not run that repository's program.
+ */
 function settingsFor(ctx: Context): SettingsManager {
-	return SettingsManager.create(ctx.cwd, ctx.agentDir);
+	const projectTrusted = decideProjectTrust(ctx.cwd, { agentDir: ctx.agentDir }).trusted;
+	return SettingsManager.create(ctx.cwd, ctx.agentDir, { projectTrusted });
 }
 
 function packagesOf(settings: SettingsManager, scope: PackageScope): unknown[] {
