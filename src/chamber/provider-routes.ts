@@ -72,12 +72,29 @@ function sourceOf(status: { configured: boolean; source?: string }): ProviderSou
 	}
 }
 
-/** Stores `apiKey` in auth.json through the provider's own API-key login, as `pi auth login` does. */
+/**
+ * Stores `apiKey` in auth.json through the provider's own API-key login, as `pi auth login` does. The key answers
+ * one secret question only: a choice of method, an account id, a profile or a path is not the key (given to a
+ * choice, pi's error quoted it; given to an account id, pi put it in request URLs), so such a login is refused.
+ */
 async function storeKey(runtime: ModelRuntime, provider: string, apiKey: string): Promise<void> {
-	await runtime.login(provider, "api_key", {
-		prompt: async () => apiKey,
-		notify: () => {},
-	});
+	let answered = false;
+	try {
+		await runtime.login(provider, "api_key", {
+			prompt: async (question) => {
+				if (question.type !== "secret" || answered)
+					throw new Error(
+						`pi's API-key login for it asks more than a key ("${question.message}"); set it up with /login in pier's terminal`,
+					);
+				answered = true;
+				return apiKey;
+			},
+			notify: () => {},
+		});
+	} catch (error) {
+		// Whatever pi says, the key is not repeated back.
+		throw new Error((error as Error).message.split(apiKey).join("[key]"));
+	}
 }
 
 export function providerRoutes(dir: () => string = agentDir): Hono {
