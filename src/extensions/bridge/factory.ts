@@ -15,7 +15,7 @@ import { contextSnapshot } from "./context.js";
 import { eventForExtensions } from "./event-data.js";
 import { bridgeProviderHeaders } from "./headers.js";
 import { type Denial, type GrantLookup, gateFor, isSandboxed, type ToolOwnerLookup } from "./grant-gate.js";
-import { toPiHookResult } from "./hook-results.js";
+import { type Gate, toPiHookResult } from "./hook-results.js";
 import { registerMessageRenderers } from "./message-renderers.js";
 import { OverlayController } from "./overlays.js";
 import { registerProviderMetadata } from "./provider-metadata.js";
@@ -133,7 +133,9 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 			}
 		});
 		registerProviderMetadata(pi, host);
-		bridgeProviderHeaders(pi, host);
+		bridgeProviderHeaders(pi, host, (instance, ctx) =>
+			answerGate(host, instance, "before_provider_headers", ownerOf, grants, () => context(ctx)),
+		);
 
 		if (host.registry.overlays.size > 0) registerOverlayCommand(pi, overlays, (ctx) => (live = ctx));
 
@@ -263,11 +265,27 @@ function registerHook(
 			if ((error as { code?: string }).code === "shutdown") return undefined;
 			throw error;
 		}
-		const denied = (denial: Denial) => {
-			host.report({ type: "error", extensionId: instance.id, message: denial.message });
-			tellDenied(host, instance, denial, context(ctx));
-		};
-		return toPiHookResult(hook, answer, event, gateFor(ownerOf, instance, hook, grants, denied));
+		return toPiHookResult(
+			hook,
+			answer,
+			event,
+			answerGate(host, instance, hook, ownerOf, grants, () => context(ctx)),
+		);
+	});
+}
+
+/** The gate for one answer of `instance` to `hook`: the user hears of a denial, and so does the extension. */
+function answerGate(
+	host: ExtensionHost,
+	instance: ExtensionInstance,
+	hook: string,
+	ownerOf: ToolOwnerLookup,
+	grants: GrantLookup,
+	context: () => ReturnType<typeof contextSnapshot>,
+): Gate {
+	return gateFor(ownerOf, instance, hook, grants, (denial: Denial) => {
+		host.report({ type: "error", extensionId: instance.id, message: denial.message });
+		tellDenied(host, instance, denial, context());
 	});
 }
 

@@ -1,15 +1,22 @@
 /**
  * before_provider_headers for protocol extensions: pi fires it just before every provider request. Extensions
- * may set a header, or remove one with `null`.
+ * may set a header, or remove one with `null`; a QuickJS extension only with the "net" grant.
  */
 import type { ProviderHeaders } from "@earendil-works/pi-ai";
-import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { ExtensionHost } from "../host/host.js";
+import type { ExtensionInstance } from "../host/instance.js";
+import type { Gate } from "./hook-results.js";
 
 const REDACTED = "[redacted]";
 
 /** The hook table's answer check loads with the first answer: most sessions have no such hook. */
-async function applyHeaderAnswer(headers: ProviderHeaders, answer: unknown, extensionId: string): Promise<void> {
+async function applyHeaderAnswer(
+	headers: ProviderHeaders,
+	answer: unknown,
+	extensionId: string,
+	gate: Gate,
+): Promise<void> {
 	if (answer === null || answer === undefined) return;
 	const { HookResultError, hookAnswerProblem } = await import("./hook-results.js");
 	const problem = hookAnswerProblem("before_provider_headers", answer);
@@ -19,6 +26,12 @@ async function applyHeaderAnswer(headers: ProviderHeaders, answer: unknown, exte
 		);
 	}
 	const proposed = (answer as { headers: Record<string, string | null> }).headers;
+	// The headers carry the user's key: another key there sends the conversation to another account, so any change
+	// is a changed provider request, as a changed payload is.
+	const changes = Object.entries(proposed).some(([name, value]) =>
+		value === null ? Object.hasOwn(headers, name) : headers[name] !== value,
+	);
+	if (changes && !gate({ kind: "provider_request" })) return;
 	for (const [name, value] of Object.entries(proposed)) {
 		// Defined, never assigned: a name such as `__proto__` stays a header name.
 		if (value === null) delete headers[name];
@@ -31,7 +44,11 @@ async function applyHeaderAnswer(headers: ProviderHeaders, answer: unknown, exte
  * handlers the request's live header map to change in place; an extension sees the names only and answers with
  * the headers to set or remove, in the order the extensions loaded.
  */
-export function bridgeProviderHeaders(pi: ExtensionAPI, host: ExtensionHost): void {
+export function bridgeProviderHeaders(
+	pi: ExtensionAPI,
+	host: ExtensionHost,
+	gateOf: (instance: ExtensionInstance, ctx: ExtensionContext) => Gate,
+): void {
 	const hooked = host.registry.hooks.get("before_provider_headers") ?? [];
 	if (hooked.length === 0) return;
 	pi.on("before_provider_headers", async (event, ctx) => {
@@ -55,7 +72,7 @@ export function bridgeProviderHeaders(pi: ExtensionAPI, host: ExtensionHost): vo
 			} catch {
 				continue; // a hook that fails or times out does not hold up the request
 			}
-			await applyHeaderAnswer(headers, answer, instance.id);
+			await applyHeaderAnswer(headers, answer, instance.id, gateOf(instance, ctx));
 		}
 	});
 }
