@@ -118,7 +118,7 @@ test("mcp_servers_change reaches a protocol extension without the servers' secre
 			data.servers.map((s) => [s.name, s.config]),
 			[
 				["local", { command: "mcp-probe" }],
-				["remote", { description: "Jira", url: "https://mcp.example.com/jira" }],
+				["remote", { description: "Jira", url: "https://mcp.example.com" }],
 			],
 		);
 	});

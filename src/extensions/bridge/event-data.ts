@@ -21,13 +21,14 @@ const MODEL_FIELDS = [
 const MCP_CONFIG_FIELDS = ["type", "command", "exposure", "description", "toolExposure", "timeout", "enabled"] as const;
 
 /**
- * Only `fields` of `source`, and its `urlKey` URL with its origin and path: not a user, password or query, where
- * some providers and servers carry a key.
+ * Only `fields` of `source`, and its `urlKey` URL with its origin and, if `withPath`, its path: never a user,
+ * password or query, where some providers and servers carry a key.
  */
 function shownFields(
 	source: Record<string, unknown>,
 	fields: readonly string[],
 	urlKey: string,
+	withPath: boolean,
 ): Record<string, unknown> {
 	const shown: Record<string, unknown> = {};
 	for (const key of fields) if (source[key] !== undefined) shown[key] = source[key];
@@ -35,7 +36,7 @@ function shownFields(
 	if (typeof address === "string") {
 		try {
 			const url = new URL(address);
-			shown[urlKey] = `${url.origin}${url.pathname}`;
+			shown[urlKey] = withPath ? `${url.origin}${url.pathname}` : url.origin;
 		} catch {
 			// not a URL: nothing of it is shown
 		}
@@ -46,19 +47,19 @@ function shownFields(
 /** A model as extensions see it (REFERENCES decision 14: credentials never reach extensions); headers `null`, as rpi. */
 export function modelForExtensions(model: unknown): unknown {
 	if (!model || typeof model !== "object") return model;
-	return { ...shownFields(model as Record<string, unknown>, MODEL_FIELDS, "baseUrl"), headers: null };
+	return { ...shownFields(model as Record<string, unknown>, MODEL_FIELDS, "baseUrl", true), headers: null };
 }
 
 /**
  * An MCP server an in-process extension registered: its name, the registering extension, and the config without
- * `env`, `headers`, `oauth`, `auth`, `args` and `cwd` (values or arguments that may be keys), the URL without a
- * user, password or query.
+ * `env`, `headers`, `oauth`, `auth`, `args` and `cwd` (values or arguments that may be keys), the URL as its origin
+ * only: hosted MCP services put the account's secret in the path.
  */
 export function mcpServerForExtensions(server: unknown): unknown {
 	if (!server || typeof server !== "object") return server;
 	const { name, extensionPath, config } = server as { name?: unknown; extensionPath?: unknown; config?: unknown };
 	const source = (config && typeof config === "object" ? config : {}) as Record<string, unknown>;
-	return { name, extensionPath, config: shownFields(source, MCP_CONFIG_FIELDS, "url") };
+	return { name, extensionPath, config: shownFields(source, MCP_CONFIG_FIELDS, "url", false) };
 }
 
 /** `event` as the extension is sent it under `hook`. */
