@@ -1,5 +1,10 @@
-/** Cold start-up: `pier --version` and `pier run "hello"` beside bare Node and a bare pi SDK import. */
-import { mkdtempSync, rmSync } from "node:fs";
+/**
+ * Cold start-up: `pier --version` and `pier run "hello"` beside bare Node and a bare pi SDK import, and beside pi's
+ * own CLI doing the same (`pi --version`; one print-mode answer from a local OpenAI-compatible server, which runs in
+ * a process of its own because each cold start blocks this one).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,11 +13,30 @@ import { type BenchContext, coldProcess, compareAll, timeOnce } from "./harness.
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const PIER = join(ROOT, "bin", "pier.js");
+/** pi's CLI beside its package entry (`dist/index.js`). */
+const PI = join(fileURLToPath(new URL(".", import.meta.resolve("@earendil-works/pi-coding-agent"))), "cli.js");
+const SERVER = new URL("../test/helpers/openai-server.js", import.meta.url).href;
 const node = process.execPath;
+
+/** The test suite's local OpenAI-compatible server, in a child process; resolves with it and its base URL. */
+function localModelServer(): Promise<{ child: ChildProcess; baseUrl: string }> {
+	const script = `const { startFakeOpenAI } = await import(${JSON.stringify(SERVER)});
+const server = await startFakeOpenAI({ reply: "text" });
+process.stdout.write(server.baseUrl + "\\n");`;
+	const child = spawn(node, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+	return new Promise((resolve, reject) => {
+		child.once("error", reject);
+		child.once("exit", (code) => reject(new Error(`the local model server exited ${code}`)));
+		child.stdout!.setEncoding("utf8").once("data", (line: string) => resolve({ child, baseUrl: line.trim() }));
+	});
+}
 
 export async function benchStartup(ctx: BenchContext): Promise<Result[]> {
 	const agentDir = mkdtempSync(join(tmpdir(), "pier-bench-"));
+	const server = await localModelServer();
 	try {
+		const provider = { baseUrl: server.baseUrl, api: "openai-completions", apiKey: "k", models: [{ id: "m" }] };
+		writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers: { local: provider } }));
 		const env = {
 			PATH: process.env.PATH ?? "",
 			HOME: process.env.HOME ?? "",
@@ -43,8 +67,26 @@ export async function benchStartup(ctx: BenchContext): Promise<Result[]> {
 				run: cold([PIER, "run", "--no-session", "hello"], agentDir),
 				baseline: { title: "import pi SDK only", run: sdkImport },
 			},
+			{
+				id: "startup.version-vs-pi",
+				title: "pier --version",
+				unit: "ms",
+				run: cold([PIER, "--version"]),
+				baseline: { title: "pi --version (pi's own CLI)", run: cold([PI, "--version"]) },
+			},
+			{
+				id: "startup.answer-vs-pi",
+				title: "pier run: one answer from a local server",
+				unit: "ms",
+				run: cold([PIER, "run", "--no-session", "--model", "local/m", "hello"], agentDir),
+				baseline: {
+					title: "pi -p: the same answer (pi's own CLI)",
+					run: cold([PI, "-p", "--no-session", "--model", "local/m", "hello"], agentDir),
+				},
+			},
 		]);
 	} finally {
+		server.child.kill();
 		rmSync(agentDir, { recursive: true, force: true });
 	}
 }

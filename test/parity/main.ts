@@ -2,7 +2,7 @@
  * `npm run parity`: every case of cases.ts, pi against pier, two at a time, then a table (example, print
  * result, RPC result, the first difference) or, with --json, the results as JSON.
  *
- *   npm run parity                       all 72
+ *   npm run parity                       all 78
  *   npm run parity -- hello.ts pirate.ts only these examples
  *   npm run parity -- --json             machine-readable (with --full: the normalised outputs too)
  *   PARITY_SELF_CHECK=1 npm run parity   pi against pi: checks the harness itself
