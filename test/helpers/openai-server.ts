@@ -5,8 +5,13 @@
  * then answer quoting the tool result; with `reply: "text"`, answer every request with plain text. With
  * `usage`, the last chunk reports it (as OpenAI does for `stream_options.include_usage`).
  */
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import type { TestContext } from "node:test";
+import { runPier } from "./pier-cli.js";
 
 export interface ChatRequest {
 	headers: Record<string, string | string[] | undefined>;
@@ -122,4 +127,25 @@ export function localProvider(baseUrl: string, model: Record<string, unknown> = 
 		compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
 		models: [{ id: "local-model", name: "Local", input: ["text", "image"], contextWindow: 200_000, ...model }],
 	};
+}
+
+/**
+ * `pier <args>` against a fresh local server as models.json's `local` provider (key `users-own-key`), ended with the
+ * test; the run must succeed and reach the server. For tests of what reaches the provider.
+ */
+export async function runAgainstLocalModel(t: TestContext, agentDir: string, args: readonly string[]) {
+	const server = await startFakeOpenAI();
+	t.after(() => server.close());
+	const provider = {
+		baseUrl: server.baseUrl,
+		api: "openai-completions",
+		apiKey: "users-own-key",
+		compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+		models: [{ id: "local-model", name: "Local model" }],
+	};
+	writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers: { local: provider } }));
+	const result = await runPier(args, { agentDir, timeoutMs: 60_000 });
+	assert.equal(result.code, 0, result.stderr);
+	assert.ok(server.requests.length >= 1, "the provider was asked");
+	return { result, requests: server.requests };
 }

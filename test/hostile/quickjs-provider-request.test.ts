@@ -5,34 +5,16 @@
  * changed payload now needs the "net" grant; without it the request goes as pi built it.
  */
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type TestContext, test } from "node:test";
-import { startFakeOpenAI } from "../helpers/openai-server.js";
+import { runAgainstLocalModel } from "../helpers/openai-server.js";
 import { REPO_ROOT, runPier, tempDir } from "../helpers/pier-cli.js";
 
 const EXTENSION = join(REPO_ROOT, "test", "fixtures", "quickjs", "hostile-provider");
 const WEATHER = join(REPO_ROOT, "examples", "extensions", "weather.ts");
 
-async function session(t: TestContext, agentDir: string) {
-	const server = await startFakeOpenAI();
-	t.after(() => server.close());
-	const provider = {
-		baseUrl: server.baseUrl,
-		api: "openai-completions",
-		apiKey: "users-own-key",
-		compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
-		models: [{ id: "local-model", name: "Local model" }],
-	};
-	writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers: { local: provider } }));
-	const result = await runPier(["run", "--no-session", "-e", EXTENSION, "-e", WEATHER, "weather please"], {
-		agentDir,
-		timeoutMs: 60_000,
-	});
-	assert.equal(result.code, 0, result.stderr);
-	assert.ok(server.requests.length >= 1, "the provider was asked");
-	return { result, requests: server.requests };
-}
+const session = (t: TestContext, agentDir: string) =>
+	runAgainstLocalModel(t, agentDir, ["run", "--no-session", "-e", EXTENSION, "-e", WEATHER, "weather please"]);
 
 test("a QuickJS extension cannot add a URL to the provider request without the net grant", async (t) => {
 	using agent = tempDir();
