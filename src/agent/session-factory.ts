@@ -35,6 +35,7 @@ import { chooseModel } from "./model-choice.js";
 import { acquireSessionLease, type SessionLease, SessionInUseError } from "./session-lease.js";
 import { startProtocolExtensions } from "./protocol-start.js";
 import { agentDir as defaultAgentDir, expandTilde, sessionDirFor } from "./paths.js";
+import { piBuiltinExtensions } from "../pi-seams/builtin-extensions.js";
 
 /** Which session file a pier session writes to. */
 export type SessionTarget =
@@ -194,6 +195,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	const piErrors = new WeakSet<AgentSessionRuntimeDiagnostic>();
 	trust = started.trust;
 	const requested = providerModelRef(options.model, options.provider);
+	const builtins = await piBuiltinExtensions();
 	// Always bridged, even when empty: a /reload may bring protocol extensions in later.
 	const extensionFactories = [
 		...(options.extensionFactories ?? []),
@@ -248,7 +250,8 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 			...(options.extensionFlags ? { extensionFlagValues: options.extensionFlags } : {}),
 			resourceLoaderOptions: {
 				additionalExtensionPaths: piExtensionPaths,
-				extensionFactories,
+				// pi's built-ins go first, as in pi's main(); the loader keeps them apart from the inline factories.
+				extensionFactories: [...builtins, ...extensionFactories],
 				noExtensions: options.noExtensions ?? false,
 				...(options.noMcp ? { disabledBuiltinExtensions: ["mcp"] } : {}),
 				...resourceOptions(options, cwd),
@@ -275,7 +278,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 		for (const message of takeRefusals(settingsManager)) diagnostics.push({ type: "warning", message });
 		const modelsError = modelRuntime.getError();
 		if (modelsError) diagnostics.push({ type: "error", message: `models.json: ${modelsError}` });
-		// The bridge is the last factory: pi names it by that slot.
+		// The bridge is the last inline factory: pi names it by that slot (built-ins are named builtin:<name>).
 		const bridgePath = `<inline:${extensionFactories.length}>`;
 		for (const error of services.resourceLoader.getExtensions().errors) {
 			const diagnostic = describePiLoadError(extensionHost, bridgePath, error);

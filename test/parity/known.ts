@@ -18,41 +18,7 @@ export interface KnownDifference {
 
 const ALL_MODES: Mode[] = ["text", "json", "rpc"];
 
-/** The commands of pi 1.6's built-in extensions (llama.cpp, mcp), as pi lists them after every other command. */
-const PI_BUILTIN_COMMANDS = [
-	{
-		name: "llama",
-		description: "Manage llama.cpp router models",
-		source: "extension",
-		sourceInfo: { path: "builtin:llama.cpp", source: "builtin", scope: "temporary", origin: "top-level" },
-	},
-	{
-		name: "mcp",
-		description: "Manage MCP servers: sign in, reconnect, enable or disable, and change exposure",
-		source: "extension",
-		sourceInfo: { path: "builtin:mcp", source: "builtin", scope: "temporary", origin: "top-level" },
-	},
-];
-
-/** A `get_commands` response line with pi's built-in commands appended; any other line as it is. */
-function withBuiltinCommands(line: string): string {
-	if (!line.includes('"command":"get_commands"')) return line;
-	const frame = JSON.parse(line) as { data?: { commands?: unknown[] } };
-	if (!frame.data?.commands) return line;
-	frame.data.commands.push(...PI_BUILTIN_COMMANDS);
-	return JSON.stringify(frame);
-}
-
 export const KNOWN_DIFFERENCES: KnownDifference[] = [
-	{
-		example: "*",
-		modes: ["rpc"],
-		parts: ["stdout"],
-		reason:
-			"pier does not load pi 1.6's built-in extensions (llama.cpp, mcp, codemode, tool-search) yet: MCP starts " +
-			"the user's servers, and the issue 'MCP in pier' brings them in inside pier's trust, views and tests",
-		rewrite: (pier) => pier.split("\n").map(withBuiltinCommands).join("\n"),
-	},
 	{
 		example: "subagent",
 		modes: ALL_MODES,

@@ -21,8 +21,8 @@ export const NORMALISATIONS: Array<{ what: string; why: string }> = [
 		why: "wall-clock time of the run",
 	},
 	{
-		what: "numbers under `durationMs` keys (pi 1.6 records how long each answer took) → <ms>",
-		why: "how long the model server took to answer on this run",
+		what: "numbers under `durationMs` and `wall_time_seconds` keys → <ms>",
+		why: "how long the model server took to answer on this run (pi 1.6 records it), and how long a bash command ran",
 	},
 	{
 		what: "pier's stderr lines `pier: model …` and `pier: rpc mode · model …` are dropped",
@@ -84,7 +84,7 @@ export class Normaliser {
 
 	json(value: unknown, key?: string): unknown {
 		if (key === "timestamp" && (typeof value === "number" || typeof value === "string")) return "<time>";
-		if (key === "durationMs" && typeof value === "number") return "<ms>";
+		if ((key === "durationMs" || key === "wall_time_seconds") && typeof value === "number") return "<ms>";
 		if (typeof value === "string") return this.text(value);
 		if (Array.isArray(value)) return value.map((item) => this.json(item));
 		if (value && typeof value === "object") {

@@ -77,6 +77,22 @@ const breakages: Breakage[] = [
 		},
 	},
 	{
+		file: "src/pi-seams/builtin-extensions.ts",
+		member: "builtInExtensions",
+		// pi's main imports the list, so pi's entry no longer loads: only this seam's check is run.
+		othersHold: false,
+		pi() {
+			const codingAgent = copyPackage(installed.codingAgent, "builtin-extensions");
+			rewrite(
+				codingAgent,
+				"dist/extensions/index.js",
+				/export const builtInExtensions =/,
+				"export const builtinExtensionList =",
+			);
+			return { ...installed, codingAgent };
+		},
+	},
+	{
 		file: "src/pi-seams/input-cursor.ts",
 		member: "cursor",
 		othersHold: true,
