@@ -1,9 +1,9 @@
 /**
- * Build item 5: no extension input reaches an uncaught path. Each channel's inbound side gets 100,000
- * random and mutated frames, decoded by the channel's own decoder and handed to a real ExtensionInstance,
- * then batches of them through real channels (child processes, QuickJS workers). Nothing may throw out of
- * the decode/validate path, no exception or rejection may go uncaught, and the host still serves a fresh
- * instance afterwards. PIER_FUZZ_SEED=<n> replays a run.
+ * Build item 5: no extension input reaches an uncaught path. Each channel's inbound side gets 25,000 random and
+ * mutated frames (PIER_FUZZ_FRAMES=<n> for a longer run), decoded by the channel's own decoder and handed to a real
+ * ExtensionInstance, then batches of them through real channels (child processes, QuickJS workers). Nothing may
+ * throw out of the decode/validate path, no exception or rejection may go uncaught, and the host still serves a
+ * fresh instance afterwards. PIER_FUZZ_SEED=<n> replays a run.
  */
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
@@ -22,7 +22,7 @@ import { fuzzControl, fuzzFrame, Random } from "./generator.js";
 import { InstanceFeeder } from "./harness.js";
 
 const SEED = Number(process.env.PIER_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 32));
-const FRAMES = 100_000;
+const FRAMES = Number(process.env.PIER_FUZZ_FRAMES ?? 25_000);
 const MAX_FRAME_BYTES = 64 * 1024;
 const HELLO = join(REPO_ROOT, "examples", "quickjs", "hello");
 const textOf = (value: unknown) => (value as { content: { text: string }[] }).content[0]!.text;
