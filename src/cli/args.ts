@@ -16,10 +16,13 @@ export type Command =
 	| "rpc"
 	| GrantCommand
 	| PackageCommand
+	| PiCommand
 	| "help"
 	| "version";
 export type GrantCommand = "grant" | "revoke";
 export type PackageCommand = "install" | "remove" | "update" | "list";
+/** Commands that are pi's own, run by pi's code as `pi <command>` runs them. */
+export type PiCommand = "auth" | "config" | "mcp";
 
 export interface CliArgs {
 	command: Command;
@@ -125,6 +128,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 	} else if (first === "grant" || first === "revoke") {
 		return { ...args, command: first, rest: rest.slice(1) };
 	} else if (first === "install" || first === "remove" || first === "update" || first === "list") {
+		return { ...args, command: first, rest: rest.slice(1) };
+	} else if (first === "auth" || first === "config" || first === "mcp") {
 		return { ...args, command: first, rest: rest.slice(1) };
 	} else if (first === "uninstall") {
 		return { ...args, command: "remove", rest: rest.slice(1) };
@@ -278,6 +283,11 @@ Usage:
   pier remove <source> [-l]       remove it and its checkout
   pier update [source]            move unpinned packages to their latest, pinned ones to their pin
   pier list [--json]              every extension pier would load, its kind, state and package (starts nothing)
+  pier auth login|logout|check|print-api-key|print-bearer-token …
+                                  pi's provider sign-in and credentials (pier auth --help)
+  pier config [-l]                pi's resource settings: enable or disable extensions, skills, built-ins
+  pier mcp add|remove|list|login|logout …
+                                  pi's MCP servers in mcp.json (pier mcp --help)
   pier ext validate <dir>         check a pi-extension.json package
   pier ext invoke <dir> --tool NAME --args JSON | --command NAME [--args TEXT]
                   | --event NAME --data JSON  [--timeout-ms N]

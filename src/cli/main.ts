@@ -57,6 +57,10 @@ export async function main(argv: readonly string[]): Promise<number> {
 			case "update":
 			case "list":
 				return await (await import("./packages.js")).packagesCommand(args.command, args.rest);
+			case "auth":
+			case "config":
+			case "mcp":
+				return await (await import("./pi-command.js")).piCommand(args.command, args.rest);
 			case "run":
 				return await (await import("./run.js")).runOnce(args);
 			case "rpc":
