@@ -77,6 +77,10 @@ test("the README's first command runs the checkout's build, without npx and with
 		`/api/pi/extensions?session=${created.session.id}`,
 	);
 	assert.deepEqual(listed.extensions.map((e) => `${e.kind} ${e.name}`).sort(), [
+		"builtin codemode",
+		"builtin llama.cpp",
+		"builtin mcp",
+		"builtin tool-search",
 		"process node-weather",
 		"quickjs quickjs-hello",
 		"typescript chamber-demo",

@@ -28,7 +28,8 @@ export interface ExtensionView {
 	id: string;
 	/** The manifest id, or a TypeScript/JavaScript extension's name. */
 	name: string;
-	kind: ListedExtension["kind"] | "native" | "unknown";
+	/** `builtin`: one of pi's built-in extensions (llama.cpp, codemode, tool-search, mcp), named as pi names it. */
+	kind: ListedExtension["kind"] | "native" | "builtin" | "unknown";
 	origin?: ListedExtension["origin"];
 	scope?: ListedExtension["scope"];
 	package?: { name: string; source?: string; identity?: string; pinned?: string; revision?: string };
@@ -48,6 +49,7 @@ export interface ExtensionListView {
 
 const NONE = { declared: [], uiDeclared: [], granted: [] };
 const isInline = (path: string) => path.startsWith("<inline:");
+const BUILTIN_PREFIX = "builtin:";
 
 export async function extensionList(session: LiveSession): Promise<ExtensionListView> {
 	const pi = session.pier.runtime.session;
@@ -92,17 +94,23 @@ export async function extensionList(session: LiveSession): Promise<ExtensionList
 	}
 	for (const path of runner.getExtensionPaths()) {
 		if (isInline(path)) continue;
-		const fact = facts.find((f) => f.path === path) ?? facts.find((f) => isWithin(path, f.path));
-		const name = basename(path).replace(/\.[cm]?[jt]s$/, "");
-		const kind = /\.[cm]?js$/.test(path) ? "javascript" : "typescript";
 		extensions.push({
-			...describe(path, name === "index" ? basename(dirname(path)) : name, fact, kind),
+			...describeInProcess(path, facts),
 			commands: commands.get(path) ?? [],
 			tools: tools.get(path) ?? [],
 			metrics: metricsView(session.piMetrics.of(path), "session-events"),
 		});
 	}
 	return { trust: { trusted: trust.trusted, source: trust.source }, extensions };
+}
+
+/** An in-process extension: a file pi loaded, or one of pi's built-ins (`builtin:<name>`). */
+function describeInProcess(path: string, facts: ListedExtension[]): ReturnType<typeof describe> {
+	if (path.startsWith(BUILTIN_PREFIX)) return describe(path, path.slice(BUILTIN_PREFIX.length), undefined, "builtin");
+	const fact = facts.find((f) => f.path === path) ?? facts.find((f) => isWithin(path, f.path));
+	const name = basename(path).replace(/\.[cm]?[jt]s$/, "");
+	const kind = /\.[cm]?js$/.test(path) ? "javascript" : "typescript";
+	return describe(path, name === "index" ? basename(dirname(path)) : name, fact, kind);
 }
 
 function describe(

@@ -64,11 +64,11 @@ describe("the Extensions panel", () => {
 		await idle(page);
 		await page.getByTestId("extensions").click();
 		const items = page.locator('.extensions-panel [data-testid="extension"]');
-		await until(async () => (await items.count()) >= 5, "one extension of each kind");
+		await until(async () => (await items.count()) >= 9, "one extension of each kind, and pi's four built-ins");
 		const kinds = await items.evaluateAll((els) => els.map((e) => e.getAttribute("data-kind")).sort());
 		assert.deepEqual(
 			kinds,
-			["javascript", "native", "process", "quickjs", "typescript"],
+			["builtin", "builtin", "builtin", "builtin", "javascript", "native", "process", "quickjs", "typescript"],
 			(await items.allTextContents()).join(" | "),
 		);
 		assert.match((await items.filter({ hasText: "native-echo" }).first().textContent()) ?? "", /tools: echo/);
