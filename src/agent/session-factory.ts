@@ -14,6 +14,7 @@ import {
 	createAgentSessionRuntime,
 	createAgentSessionServices,
 	type ExtensionFactory,
+	type LoadExtensionsResult,
 	ModelRuntime,
 	SessionManager,
 	type ToolDefinition,
@@ -25,7 +26,12 @@ import { grantLookup } from "../extensions/grants/lookup.js";
 import type { Timeouts } from "../extensions/host/timeouts.js";
 import type { Mode } from "../extensions/protocol/frames.js";
 import { takeRefusals } from "../extensions/pi-load-guard.js";
-import { decideProjectTrust, decisionAtReload, type TrustDecision } from "../extensions/trust.js";
+import {
+	decideProjectTrust,
+	decisionAtReload,
+	projectContentAllowed,
+	type TrustDecision,
+} from "../extensions/trust.js";
 import { resourceOverridesForTrust, settingsForTrust, syncProjectTrust } from "../extensions/trust-settings.js";
 import { canonicalDir, TrustStoreError } from "../extensions/trust-store.js";
 import { aroundResourceReload } from "../pi-seams/resource-reload.js";
@@ -34,6 +40,7 @@ import { telemetryOffUnlessChosen } from "./telemetry.js";
 import { chooseModel } from "./model-choice.js";
 import { acquireSessionLease, type SessionLease, SessionInUseError } from "./session-lease.js";
 import { startProtocolExtensions } from "./protocol-start.js";
+import { decideWithInProcessExtensions } from "./in-process-trust.js";
 import { agentDir as defaultAgentDir, expandTilde, sessionDirFor } from "./paths.js";
 import { piBuiltinExtensions } from "../pi-seams/builtin-extensions.js";
 
@@ -190,7 +197,8 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	mkdirSync(sessionDir, { recursive: true });
 	let trust = initialTrust(cwd, agentDir, options.approve);
 	const customTools = (options.tools ?? []).map(asToolDefinition);
-	const started = await startProtocolExtensions(options, cwd, agentDir, trust);
+	// The terminal's question waits for the user's in-process extensions' project_trust handlers (in-process-trust.ts).
+	const started = await startProtocolExtensions({ ...options, askProjectTrust: undefined }, cwd, agentDir, trust);
 	const { extensionHost, piExtensionPaths, startupDiagnostics, reloadProtocolExtensions, report, packages } = started;
 	const piErrors = new WeakSet<AgentSessionRuntimeDiagnostic>();
 	trust = started.trust;
@@ -209,6 +217,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	// across /new, /resume and forks, and is released when the runtime ends.
 	let lease: SessionLease | undefined;
 	const leaseHolder = `pier ${options.leaseHolder ?? options.mode ?? "session"}`;
+	let trustAsked = false;
 	const createRuntime: CreateAgentSessionRuntimeFactory = async ({
 		cwd,
 		agentDir,
@@ -242,11 +251,33 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 			},
 		});
 		telemetryOffUnlessChosen(settingsManager);
+		// The bridge is the last inline factory: pi names it by that slot (built-ins are named builtin:<name>).
+		const bridgePath = `<inline:${extensionFactories.length}>`;
+		const undecided = here === trust && trust.undecided && !trustAsked ? trust : undefined;
+		const resolveProjectTrust = async ({ extensionsResult }: { extensionsResult: LoadExtensionsResult }) => {
+			trustAsked = true;
+			const decided = await decideWithInProcessExtensions(extensionsResult, {
+				decision: here,
+				agentDir,
+				mode: options.mode,
+				settingsManager,
+				bridgePath,
+				...(options.askProjectTrust ? { askProjectTrust: options.askProjectTrust } : {}),
+				report: (message) => startupDiagnostics.push({ type: "warning", message }),
+			});
+			if (decided !== here) {
+				trust = here = decided;
+				syncProjectTrust(settingsManager, () => here);
+				if (decided.trusted) await reloadProtocolExtensions(trust);
+			}
+			return projectContentAllowed(here);
+		};
 		const services = await createAgentSessionServices({
 			cwd,
 			agentDir,
 			modelRuntime,
 			settingsManager,
+			...(undecided ? { resourceLoaderReloadOptions: { resolveProjectTrust } } : {}),
 			...(options.extensionFlags ? { extensionFlagValues: options.extensionFlags } : {}),
 			resourceLoaderOptions: {
 				additionalExtensionPaths: piExtensionPaths,
@@ -273,13 +304,18 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 			await reloadResources();
 			for (const message of takeRefusals(settingsManager)) report({ type: "warning", message });
 		});
-		const diagnostics: AgentSessionRuntimeDiagnostic[] = [...startupDiagnostics, ...services.diagnostics];
+		// The undecided project's line ("not trusted (no decision yet)") no longer holds once it was decided.
+		const stale = undecided && here !== undecided ? undecided.reason : undefined;
+		if (here !== undecided && undecided && here.reason)
+			startupDiagnostics.push({ type: here.trusted ? "info" : "warning", message: here.reason });
+		const diagnostics: AgentSessionRuntimeDiagnostic[] = [
+			...startupDiagnostics.filter((d) => d.message !== stale),
+			...services.diagnostics,
+		];
 		for (const d of services.diagnostics) if (d.type === "error") piErrors.add(d);
 		for (const message of takeRefusals(settingsManager)) diagnostics.push({ type: "warning", message });
 		const modelsError = modelRuntime.getError();
 		if (modelsError) diagnostics.push({ type: "error", message: `models.json: ${modelsError}` });
-		// The bridge is the last inline factory: pi names it by that slot (built-ins are named builtin:<name>).
-		const bridgePath = `<inline:${extensionFactories.length}>`;
 		for (const error of services.resourceLoader.getExtensions().errors) {
 			const diagnostic = describePiLoadError(extensionHost, bridgePath, error);
 			if (diagnostic.type === "error") piErrors.add(diagnostic);

@@ -158,6 +158,11 @@ export function approvedByExtension(decision: TrustDecision, extensionId: string
 	};
 }
 
+/** The decision once a user-level extension's trust hook refused the project. */
+export function refusedByExtension(decision: TrustDecision, extensionId: string): TrustDecision {
+	return untrusted(decision, "extension", `extension ${extensionId} chose not to trust it`);
+}
+
 /** The decision once the user answered the terminal's question. */
 export function answeredByUser(decision: TrustDecision, trusted: boolean): TrustDecision {
 	if (trusted) return { cwd: decision.cwd, resources: decision.resources, trusted: true, source: "prompt" };
