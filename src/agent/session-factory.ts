@@ -35,7 +35,8 @@ import { chooseModel } from "./model-choice.js";
 import { acquireSessionLease, type SessionLease, SessionInUseError } from "./session-lease.js";
 import { startProtocolExtensions } from "./protocol-start.js";
 import { agentDir as defaultAgentDir, expandTilde, sessionDirFor } from "./paths.js";
-import { piBuiltinExtensions } from "../pi-seams/builtin-extensions.js";
+import { type BuiltinExtension, piBuiltinExtensions } from "../pi-seams/builtin-extensions.js";
+import { piMcpExtension } from "../pi-seams/mcp-extension.js";
 
 /** Which session file a pier session writes to. */
 export type SessionTarget =
@@ -118,6 +119,11 @@ export interface PierSessionOptions {
 	};
 	/** Protocol extension problems after start-up (a crash mid-session). Defaults to stderr. */
 	onExtensionDiagnostic?: (diagnostic: HostDiagnostic) => void;
+	/**
+	 * Errors in the `mcp.json` files, each `<file>: server "<name>": …`, at each session start. Modes with a UI
+	 * see pi's own notice; headless ones (`pier run`) have none, so they report these themselves.
+	 */
+	onMcpConfigErrors?: (errors: readonly string[]) => void;
 }
 
 export interface PierRuntime {
@@ -195,7 +201,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	const piErrors = new WeakSet<AgentSessionRuntimeDiagnostic>();
 	trust = started.trust;
 	const requested = providerModelRef(options.model, options.provider);
-	const builtins = await piBuiltinExtensions();
+	const builtins = await withMcpReport(await piBuiltinExtensions(), options.onMcpConfigErrors);
 	// Always bridged, even when empty: a /reload may bring protocol extensions in later.
 	const extensionFactories = [
 		...(options.extensionFactories ?? []),
@@ -369,6 +375,16 @@ function initialSessionManager(options: PierSessionOptions, cwd: string, session
 	const manager = sessionManagerFor(options.session ?? { kind: "new" }, cwd, sessionDir, options.sessionId);
 	if (options.sessionName !== undefined) manager.appendSessionInfo(options.sessionName);
 	return manager;
+}
+
+/** pi's built-ins, with its MCP extension telling `report` of config errors (the same extension otherwise). */
+async function withMcpReport(
+	builtins: BuiltinExtension[],
+	report: ((errors: readonly string[]) => void) | undefined,
+): Promise<BuiltinExtension[]> {
+	if (!report) return builtins;
+	const factory = await piMcpExtension(report);
+	return builtins.map((entry) => (entry.name === "mcp" ? { ...entry, factory } : entry));
 }
 
 /**
