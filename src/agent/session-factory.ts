@@ -37,6 +37,7 @@ import { startProtocolExtensions } from "./protocol-start.js";
 import { agentDir as defaultAgentDir, expandTilde, sessionDirFor } from "./paths.js";
 import { type BuiltinExtension, piBuiltinExtensions } from "../pi-seams/builtin-extensions.js";
 import { piMcpExtension } from "../pi-seams/mcp-extension.js";
+import { endProcessGroup } from "./mcp-process-groups.js";
 
 /** Which session file a pier session writes to. */
 export type SessionTarget =
@@ -201,7 +202,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	const piErrors = new WeakSet<AgentSessionRuntimeDiagnostic>();
 	trust = started.trust;
 	const requested = providerModelRef(options.model, options.provider);
-	const builtins = await withMcpReport(await piBuiltinExtensions(), options.onMcpConfigErrors);
+	const builtins = await withPierMcp(await piBuiltinExtensions(), options.onMcpConfigErrors);
 	// Always bridged, even when empty: a /reload may bring protocol extensions in later.
 	const extensionFactories = [
 		...(options.extensionFactories ?? []),
@@ -377,13 +378,15 @@ function initialSessionManager(options: PierSessionOptions, cwd: string, session
 	return manager;
 }
 
-/** pi's built-ins, with its MCP extension telling `report` of config errors (the same extension otherwise). */
-async function withMcpReport(
+/**
+ * pi's built-ins, with its MCP extension built by pier (pi-seams/mcp-extension.ts): the same extension, telling
+ * `report` of config errors, and ending each stdio server's whole process group when its session ends.
+ */
+async function withPierMcp(
 	builtins: BuiltinExtension[],
 	report: ((errors: readonly string[]) => void) | undefined,
 ): Promise<BuiltinExtension[]> {
-	if (!report) return builtins;
-	const factory = await piMcpExtension(report);
+	const factory = await piMcpExtension({ ...(report ? { onConfigErrors: report } : {}), endGroup: endProcessGroup });
 	return builtins.map((entry) => (entry.name === "mcp" ? { ...entry, factory } : entry));
 }
 

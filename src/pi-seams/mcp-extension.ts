@@ -1,39 +1,109 @@
 /**
- * pi's MCP extension (`extensions/mcp/index.js`, not exported) built with a `loadConfig` that also tells pier what
- * was wrong in the `mcp.json` files. pi reports config errors (an invalid entry, a name that clashes, `sse`)
- * through `ctx.ui.notify`, which headless runs have no UI for, so `pier run` would drop them silently. The config
- * is loaded exactly as pi's own default does (`config.js`'s `loadMcpConfig` with pi's agent directory, the
- * session's cwd and the session's trust decision); pier only hears the errors.
+ * pi's MCP extension (`extensions/mcp/index.js`, not exported), built with two of its own options:
+ *
+ * - `loadConfig`, which also tells pier what was wrong in the `mcp.json` files. pi reports config errors (an
+ *   invalid entry, a name that clashes, `sse`) through `ctx.ui.notify`, which headless runs have no UI for, so
+ *   `pier run` would drop them silently. The config is loaded exactly as pi's own default does (`config.js`'s
+ *   `loadMcpConfig` with pi's agent directory, the session's cwd and the session's trust decision).
+ * - `createTransport`, pi's own (`runtime.js`'s `createDefaultTransport`), except that a stdio server's transport
+ *   is a subclass of pi-mcp's `StdioTransport` (taken from the instance pi made, so it is pi's very class and pi's
+ *   `instanceof` checks, for the stderr tail, still hold) whose close hands the server's process group to
+ *   `endGroup` once pi's own close is done. pi's close sends the group SIGTERM only; a member that ignores it
+ *   would outlive the session.
  */
 import { type ExtensionAPI, type ExtensionContext, getAgentDir } from "@earendil-works/pi-coding-agent";
 import { Findings, loadForCheck, piModule, type Seam } from "./seam.js";
 
 const INDEX = "dist/extensions/mcp/index.js";
 const CONFIG = "dist/extensions/mcp/config.js";
+const RUNTIME = "dist/extensions/mcp/runtime.js";
 
 interface LoadedConfig {
 	errors: string[];
 }
 
+/** What pier uses of pi-mcp's `StdioTransport`: its options, the server's pid while it runs, start and close. */
+interface StdioTransportLike {
+	readonly options: object;
+	readonly pid: number | undefined;
+	start(): Promise<void>;
+	close(): Promise<void>;
+}
+type StdioTransportClass = new (options: object) => StdioTransportLike;
+
+interface ServerEntry {
+	name?: string;
+	config: object;
+}
+type TransportFactory = (entry: ServerEntry, cwd: string, authProvider: unknown) => object;
+
 interface McpIndex {
-	createMcpExtension(options?: { loadConfig?: (ctx: ExtensionContext) => LoadedConfig }): (pi: ExtensionAPI) => void;
+	createMcpExtension(options?: {
+		loadConfig?: (ctx: ExtensionContext) => LoadedConfig;
+		createTransport?: TransportFactory;
+	}): (pi: ExtensionAPI) => void;
 }
 
 interface McpConfig {
 	loadMcpConfig(options: { agentDir: string; cwd: string; projectTrusted: boolean }): LoadedConfig;
 }
 
-/** pi's MCP extension factory; `onConfigErrors` hears each load's errors (`<file>: server "<name>": …`). */
-export async function piMcpExtension(onConfigErrors: (errors: readonly string[]) => void) {
-	const [{ createMcpExtension }, { loadMcpConfig }] = await Promise.all([
+interface McpRuntime {
+	createDefaultTransport: TransportFactory;
+}
+
+export interface PierMcpOptions {
+	/** Hears each load's errors (`<file>: server "<name>": …`); pi's UI still shows them where there is one. */
+	onConfigErrors?: (errors: readonly string[]) => void;
+	/** Called with a stdio server's process group once pi closed its transport (pi sent it SIGTERM). */
+	endGroup: (pgid: number) => Promise<void>;
+}
+
+/** pi's class, subclassed once: the group of the server it started is handed on after pi's close. */
+const groupEnding = new WeakMap<StdioTransportClass, StdioTransportClass>();
+
+function groupEndingClass(base: StdioTransportClass, endGroup: (pgid: number) => Promise<void>): StdioTransportClass {
+	let subclass = groupEnding.get(base);
+	if (!subclass) {
+		subclass = class extends base {
+			#group: number | undefined;
+			override async start(): Promise<void> {
+				await super.start();
+				// pi-mcp starts the server as the leader of its own group: its pid is the group's id.
+				this.#group = this.pid;
+			}
+			override async close(): Promise<void> {
+				await super.close();
+				const group = this.#group;
+				this.#group = undefined;
+				if (group !== undefined) await endGroup(group);
+			}
+		};
+		groupEnding.set(base, subclass);
+	}
+	return subclass;
+}
+
+/** pi's MCP extension factory, with pier's config error report and process group ending. */
+export async function piMcpExtension(options: PierMcpOptions) {
+	const [{ createMcpExtension }, { loadMcpConfig }, { createDefaultTransport }] = await Promise.all([
 		piModule<McpIndex>(INDEX),
 		piModule<McpConfig>(CONFIG),
+		piModule<McpRuntime>(RUNTIME),
 	]);
 	return createMcpExtension({
 		loadConfig: (ctx) => {
 			const loaded = loadMcpConfig({ agentDir: getAgentDir(), cwd: ctx.cwd, projectTrusted: ctx.isProjectTrusted() });
-			if (loaded.errors.length > 0) onConfigErrors(loaded.errors);
+			if (loaded.errors.length > 0) options.onConfigErrors?.(loaded.errors);
 			return loaded;
+		},
+		createTransport: (entry, cwd, authProvider) => {
+			const transport = createDefaultTransport(entry, cwd, authProvider);
+			if ("url" in entry.config) return transport;
+			// Made, not started: pi-mcp's constructor only keeps its options, so this one is dropped unused.
+			const stdio = transport as StdioTransportLike;
+			const base = stdio.constructor as StdioTransportClass;
+			return new (groupEndingClass(base, options.endGroup))(stdio.options);
 		},
 	});
 }
@@ -45,6 +115,8 @@ export const seam: Seam = {
 	members: [
 		"extensions/mcp/index.js (unexported): createMcpExtension({ loadConfig }), whose default loadConfig is the call below",
 		"extensions/mcp/config.js (unexported): loadMcpConfig({ agentDir, cwd, projectTrusted }) → { errors, … }",
+		"extensions/mcp/runtime.js (unexported): createDefaultTransport(entry, cwd, authProvider), a StdioTransport for stdio",
+		"pi-mcp StdioTransport: options, pid while running, start(), close() (subclassed)",
 	],
 	async check(roots) {
 		const findings = new Findings(id);
@@ -52,6 +124,20 @@ export const seam: Seam = {
 		findings.fn(index, "createMcpExtension", `${INDEX} export createMcpExtension`);
 		const config = await loadForCheck<Partial<McpConfig>>(findings, roots.codingAgent, CONFIG);
 		findings.fn(config, "loadMcpConfig", `${CONFIG} export loadMcpConfig`, 1);
+		const runtime = await loadForCheck<Partial<McpRuntime>>(findings, roots.codingAgent, RUNTIME);
+		findings.fn(runtime, "createDefaultTransport", `${RUNTIME} export createDefaultTransport`, 3);
+		findings.calls(
+			roots.codingAgent,
+			INDEX,
+			"createTransport: options.createTransport ?? runtime.createDefaultTransport",
+		);
+		if (runtime?.createDefaultTransport) {
+			// A transport made and never started: what pier reads of it, and that it is a class pier can extend.
+			const made = runtime.createDefaultTransport({ name: "check", config: { command: "true" } }, "/", undefined);
+			const stdio = made as Partial<StdioTransportLike>;
+			if (typeof stdio.options !== "object" || !("pid" in made)) findings.add("StdioTransport has no options or pid");
+			for (const method of ["start", "close"] as const) findings.fn(stdio, method, `StdioTransport.${method}`);
+		}
 		// The option still replaces the default, and the default is still the load pier repeats.
 		findings.calls(roots.codingAgent, INDEX, "(options.loadConfig ?? defaultLoadConfig)(ctx)");
 		findings.calls(
