@@ -37,7 +37,7 @@ import { startProtocolExtensions } from "./protocol-start.js";
 import { agentDir as defaultAgentDir, expandTilde, sessionDirFor } from "./paths.js";
 import { type BuiltinExtension, piBuiltinExtensions } from "../pi-seams/builtin-extensions.js";
 import { piMcpExtension } from "../pi-seams/mcp-extension.js";
-import { endProcessGroup } from "./mcp-process-groups.js";
+import { mcpProcessGroups } from "./mcp-process-groups.js";
 
 /** Which session file a pier session writes to. */
 export type SessionTarget =
@@ -386,7 +386,7 @@ async function withPierMcp(
 	builtins: BuiltinExtension[],
 	report: ((errors: readonly string[]) => void) | undefined,
 ): Promise<BuiltinExtension[]> {
-	const factory = await piMcpExtension({ ...(report ? { onConfigErrors: report } : {}), endGroup: endProcessGroup });
+	const factory = await piMcpExtension({ ...(report ? { onConfigErrors: report } : {}), groups: mcpProcessGroups });
 	return builtins.map((entry) => (entry.name === "mcp" ? { ...entry, factory } : entry));
 }
 

@@ -7,9 +7,9 @@
  *   `loadMcpConfig` with pi's agent directory, the session's cwd and the session's trust decision).
  * - `createTransport`, pi's own (`runtime.js`'s `createDefaultTransport`), except that a stdio server's transport
  *   is a subclass of pi-mcp's `StdioTransport` (taken from the instance pi made, so it is pi's very class and pi's
- *   `instanceof` checks, for the stderr tail, still hold) whose close hands the server's process group to
- *   `endGroup` once pi's own close is done. pi's close sends the group SIGTERM only; a member that ignores it
- *   would outlive the session.
+ *   `instanceof` checks, for the stderr tail, still hold) that tells `groups` of the server's process group: when
+ *   it starts, and when it ends (pi's close is done, or the server exited by itself). pi's close sends the group
+ *   SIGTERM only; a member that ignores it would outlive the session.
  */
 import { type ExtensionAPI, type ExtensionContext, getAgentDir } from "@earendil-works/pi-coding-agent";
 import { Findings, loadForCheck, piModule, type Seam } from "./seam.js";
@@ -28,6 +28,7 @@ interface StdioTransportLike {
 	readonly pid: number | undefined;
 	start(): Promise<void>;
 	close(): Promise<void>;
+	onClose(listener: () => void): () => void;
 }
 type StdioTransportClass = new (options: object) => StdioTransportLike;
 
@@ -55,28 +56,41 @@ interface McpRuntime {
 export interface PierMcpOptions {
 	/** Hears each load's errors (`<file>: server "<name>": …`); pi's UI still shows them where there is one. */
 	onConfigErrors?: (errors: readonly string[]) => void;
-	/** Called with a stdio server's process group once pi closed its transport (pi sent it SIGTERM). */
-	endGroup: (pgid: number) => Promise<void>;
+	/** A stdio server's process group: `started` once it runs, `ended` once pi closed its transport (and SIGTERMed it). */
+	groups: McpProcessGroups;
 }
 
-/** pi's class, subclassed once: the group of the server it started is handed on after pi's close. */
+export interface McpProcessGroups {
+	started(pgid: number): void;
+	ended(pgid: number): Promise<void>;
+}
+
+/** pi's class, subclassed once: the group of the server it started is handed on when it ends. */
 const groupEnding = new WeakMap<StdioTransportClass, StdioTransportClass>();
 
-function groupEndingClass(base: StdioTransportClass, endGroup: (pgid: number) => Promise<void>): StdioTransportClass {
+function groupEndingClass(base: StdioTransportClass, groups: McpProcessGroups): StdioTransportClass {
 	let subclass = groupEnding.get(base);
 	if (!subclass) {
 		subclass = class extends base {
 			#group: number | undefined;
+			#ending: Promise<void> | undefined;
 			override async start(): Promise<void> {
 				await super.start();
 				// pi-mcp starts the server as the leader of its own group: its pid is the group's id.
 				this.#group = this.pid;
+				if (this.#group === undefined) return;
+				groups.started(this.#group);
+				// A server that exits by itself may leave members of its group behind, as a closed one may.
+				this.onClose(() => void this.#end());
 			}
 			override async close(): Promise<void> {
 				await super.close();
+				await this.#end();
+			}
+			#end(): Promise<void> {
 				const group = this.#group;
-				this.#group = undefined;
-				if (group !== undefined) await endGroup(group);
+				this.#ending ??= group === undefined ? Promise.resolve() : groups.ended(group);
+				return this.#ending;
 			}
 		};
 		groupEnding.set(base, subclass);
@@ -103,7 +117,7 @@ export async function piMcpExtension(options: PierMcpOptions) {
 			// Made, not started: pi-mcp's constructor only keeps its options, so this one is dropped unused.
 			const stdio = transport as StdioTransportLike;
 			const base = stdio.constructor as StdioTransportClass;
-			return new (groupEndingClass(base, options.endGroup))(stdio.options);
+			return new (groupEndingClass(base, options.groups))(stdio.options);
 		},
 	});
 }
@@ -116,7 +130,7 @@ export const seam: Seam = {
 		"extensions/mcp/index.js (unexported): createMcpExtension({ loadConfig }), whose default loadConfig is the call below",
 		"extensions/mcp/config.js (unexported): loadMcpConfig({ agentDir, cwd, projectTrusted }) → { errors, … }",
 		"extensions/mcp/runtime.js (unexported): createDefaultTransport(entry, cwd, authProvider), a StdioTransport for stdio",
-		"pi-mcp StdioTransport: options, pid while running, start(), close() (subclassed)",
+		"pi-mcp StdioTransport: options, pid while running, start(), close(), onClose(listener) (subclassed)",
 	],
 	async check(roots) {
 		const findings = new Findings(id);
@@ -136,7 +150,8 @@ export const seam: Seam = {
 			const made = runtime.createDefaultTransport({ name: "check", config: { command: "true" } }, "/", undefined);
 			const stdio = made as Partial<StdioTransportLike>;
 			if (typeof stdio.options !== "object" || !("pid" in made)) findings.add("StdioTransport has no options or pid");
-			for (const method of ["start", "close"] as const) findings.fn(stdio, method, `StdioTransport.${method}`);
+			for (const method of ["start", "close", "onClose"] as const)
+				findings.fn(stdio, method, `StdioTransport.${method}`);
 		}
 		// The option still replaces the default, and the default is still the load pier repeats.
 		findings.calls(roots.codingAgent, INDEX, "(options.loadConfig ?? defaultLoadConfig)(ctx)");

@@ -65,9 +65,16 @@ async function echoResult(api: ApiClient, id: string): Promise<string> {
 }
 
 describe("an untrusted project's .pi/mcp.json starts nothing", () => {
-	test("pier run: untrusted, no process; --approve, the server answers", async () => {
+	test("pier run: untrusted, no process (pier trust --status names the servers); --approve, the server answers", async () => {
 		using dir = tempDir();
 		const { project, pids } = hostileProject(dir.path);
+		const status = await runPier(["trust", "--status", project], { agentDir: dir.path });
+		assert.equal(status.code, 0, status.stderr);
+		assert.ok(
+			status.stdout.includes(`  .pi/mcp.json would start these MCP servers:\n    echo: node ${SERVER}\n`),
+			status.stdout,
+		);
+		assert.doesNotMatch(status.stdout, SECRETS);
 		const refused = await runPier(["run", "--no-session", CALL], { agentDir: dir.path, cwd: project });
 		assert.equal(refused.code, 0, refused.stderr);
 		assert.match(refused.stderr, /skipped \.pi\/mcp\.json/);
