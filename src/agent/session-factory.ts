@@ -42,7 +42,9 @@ import { acquireSessionLease, type SessionLease, SessionInUseError } from "./ses
 import { startProtocolExtensions } from "./protocol-start.js";
 import { decideWithInProcessExtensions } from "./in-process-trust.js";
 import { agentDir as defaultAgentDir, expandTilde, sessionDirFor } from "./paths.js";
-import { piBuiltinExtensions } from "../pi-seams/builtin-extensions.js";
+import { type BuiltinExtension, piBuiltinExtensions } from "../pi-seams/builtin-extensions.js";
+import { piMcpExtension } from "../pi-seams/mcp-extension.js";
+import { mcpProcessGroups } from "./mcp-process-groups.js";
 
 /** Which session file a pier session writes to. */
 export type SessionTarget =
@@ -125,6 +127,11 @@ export interface PierSessionOptions {
 	};
 	/** Protocol extension problems after start-up (a crash mid-session). Defaults to stderr. */
 	onExtensionDiagnostic?: (diagnostic: HostDiagnostic) => void;
+	/**
+	 * Errors in the `mcp.json` files, each `<file>: server "<name>": …`, at each session start. Modes with a UI
+	 * see pi's own notice; headless ones (`pier run`) have none, so they report these themselves.
+	 */
+	onMcpConfigErrors?: (errors: readonly string[]) => void;
 }
 
 export interface PierRuntime {
@@ -203,7 +210,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	const piErrors = new WeakSet<AgentSessionRuntimeDiagnostic>();
 	trust = started.trust;
 	const requested = providerModelRef(options.model, options.provider);
-	const builtins = await piBuiltinExtensions();
+	const builtins = await withPierMcp(await piBuiltinExtensions(), options.onMcpConfigErrors);
 	// Always bridged, even when empty: a /reload may bring protocol extensions in later.
 	const extensionFactories = [
 		...(options.extensionFactories ?? []),
@@ -405,6 +412,18 @@ function initialSessionManager(options: PierSessionOptions, cwd: string, session
 	const manager = sessionManagerFor(options.session ?? { kind: "new" }, cwd, sessionDir, options.sessionId);
 	if (options.sessionName !== undefined) manager.appendSessionInfo(options.sessionName);
 	return manager;
+}
+
+/**
+ * pi's built-ins, with its MCP extension built by pier (pi-seams/mcp-extension.ts): the same extension, telling
+ * `report` of config errors, and ending each stdio server's whole process group when its session ends.
+ */
+async function withPierMcp(
+	builtins: BuiltinExtension[],
+	report: ((errors: readonly string[]) => void) | undefined,
+): Promise<BuiltinExtension[]> {
+	const factory = await piMcpExtension({ ...(report ? { onConfigErrors: report } : {}), groups: mcpProcessGroups });
+	return builtins.map((entry) => (entry.name === "mcp" ? { ...entry, factory } : entry));
 }
 
 /**

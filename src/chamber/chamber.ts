@@ -7,6 +7,7 @@ import { dirname, join, resolve } from "node:path";
 import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
 import { agentDir, SESSION_DIR_ENV } from "../agent/paths.js";
 import { decideProjectTrust } from "../extensions/trust.js";
+import { previewProjectMcp } from "../extensions/trust-mcp.js";
 import { canonicalDir, TrustStore } from "../extensions/trust-store.js";
 import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
 import { readJsonFile, writeJsonFile } from "./json-file.js";
@@ -337,6 +338,7 @@ export class Chamber {
 		});
 		const parent = dirname(decision.cwd);
 		const needsDecision = decision.resources.length > 0;
+		const mcp = needsDecision ? previewProjectMcp(decision.cwd) : undefined;
 		return {
 			cwd: decision.cwd,
 			hasProjectExtensions: needsDecision,
@@ -347,6 +349,7 @@ export class Chamber {
 			source: decision.source,
 			...(decision.matchedPath ? { decidedFor: decision.matchedPath } : {}),
 			...(parent !== decision.cwd ? { parent } : {}),
+			...(mcp ? { mcp } : {}),
 		};
 	}
 

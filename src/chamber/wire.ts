@@ -5,6 +5,7 @@
  */
 import { type Static, Type } from "typebox";
 import { OVERLAY_KEY_ACTIONS, type OverlayKeyAction, type OverlayView } from "../extensions/host/overlay-rows.js";
+import type { ProjectMcpPreview } from "../extensions/trust-mcp-view.js";
 import type { AppSurface, FormField, NormalizedCard } from "./ui/descriptors.js";
 
 export const EVENTS_VERSION = 1;
@@ -327,6 +328,8 @@ export interface TrustView {
 	decidedFor?: string;
 	/** The folder "Trust the parent folder" would trust. */
 	parent?: string;
+	/** The project's `.pi/mcp.json`: each server's name and command line or URL (never env or headers). */
+	mcp?: ProjectMcpPreview;
 }
 
 // ---- events ---------------------------------------------------------------------------------------

@@ -24,7 +24,11 @@ export async function runOnce(args: CliArgs, stdin?: string): Promise<number> {
 	try {
 		const options = await withChosenSession(args, sessionOptionsFrom(args));
 		if (!options) return 0;
-		const pier = await createPierRuntime({ ...options, mode: args.output === "json" ? "json" : "print" });
+		const pier = await createPierRuntime({
+			...options,
+			mode: args.output === "json" ? "json" : "print",
+			onMcpConfigErrors: reportMcpConfigErrors,
+		});
 		const { runtime, diagnostics } = pier;
 		initPiTheme(runtime.services.settingsManager, false);
 		reportDiagnostics(diagnostics);
@@ -62,6 +66,12 @@ export async function runOnce(args: CliArgs, stdin?: string): Promise<number> {
 	} finally {
 		await restoreStdout();
 	}
+}
+
+/** pi shows these in its UI; a headless run has none, so they go to stderr, where its other problems go. */
+function reportMcpConfigErrors(errors: readonly string[]): void {
+	for (const error of errors)
+		process.stderr.write(`pier: MCP config error (skipped; the other servers still connect): ${error}\n`);
 }
 
 /** The runtime, with its dispose (which shuts the session down) waiting for `before` first. */

@@ -5,6 +5,7 @@
 import { dirname } from "node:path";
 import { createInterface } from "node:readline/promises";
 import type { TrustDecision } from "../extensions/trust.js";
+import { previewLines, previewProjectMcp } from "../extensions/trust-mcp.js";
 import type { TrustStore, TrustValue } from "../extensions/trust-store.js";
 
 interface Choice {
@@ -39,6 +40,9 @@ export async function askTrustInTerminal(store: TrustStore, decision: TrustDecis
 	const choices = trustChoices(decision.cwd);
 	const out = process.stderr;
 	out.write(`\n${decision.cwd} has files pier would load: ${decision.resources.join(", ")}.\n`);
+	// MCP servers are commands pi would start: the question names each one.
+	const mcp = previewProjectMcp(decision.cwd);
+	if (mcp) out.write(`${previewLines(mcp).join("\n")}\n`);
 	out.write("Trusting it lets them run code and change pi's behaviour. Trust this project?\n");
 	for (const [i, c] of choices.entries()) out.write(`  ${i + 1}) ${c.label}\n`);
 	const rl = createInterface({ input: process.stdin, output: out });

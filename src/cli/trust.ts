@@ -7,6 +7,7 @@ import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { agentDir } from "../agent/paths.js";
 import { decideProjectTrust } from "../extensions/trust.js";
+import { previewLines, previewProjectMcp } from "../extensions/trust-mcp.js";
 import { canonicalDir, TrustStore } from "../extensions/trust-store.js";
 import { ArgsError } from "./args.js";
 
@@ -49,6 +50,8 @@ export async function trustCommand(command: "trust" | "untrust", argv: readonly 
 		say(`${dir}: ${decision.trusted ? "trusted" : "not trusted"}`);
 		if (decision.resources.length === 0) say("  nothing in it needs trust");
 		else say(`  needs trust for: ${decision.resources.join(", ")}`);
+		const mcp = previewProjectMcp(dir);
+		if (mcp) for (const line of previewLines(mcp)) say(`  ${line}`);
 		if (decision.matchedPath) say(`  decided for ${decision.matchedPath} in ${store.file}`);
 		else if (decision.undecided) say("  no decision yet: pier trust, or pier untrust");
 		return 0;

@@ -93,6 +93,21 @@ const breakages: Breakage[] = [
 		},
 	},
 	{
+		file: "src/pi-seams/mcp-extension.ts",
+		member: "createDefaultTransport",
+		othersHold: true,
+		pi() {
+			const codingAgent = copyPackage(installed.codingAgent, "mcp-extension");
+			rewrite(
+				codingAgent,
+				"dist/extensions/mcp/runtime.js",
+				/export function createDefaultTransport\(/,
+				"export function createTransportFor(",
+			);
+			return { ...installed, codingAgent };
+		},
+	},
+	{
 		file: "src/pi-seams/input-cursor.ts",
 		member: "cursor",
 		othersHold: true,

@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError, api, describeError } from "../api.js";
 import { basename, relativeTime } from "../format.js";
-import type { SessionSummary } from "../types.js";
+import type { SessionSummary, TrustView } from "../types.js";
 import { Icon, IconButton } from "./Icon.js";
 import { useToast } from "./Toasts.js";
 import { visible } from "../visible.js";
@@ -254,14 +254,42 @@ function SessionItem({ session, selected, onSelect, onChanged, onDeleted }: Item
 	);
 }
 
+/** What the project's `.pi/mcp.json` would start: each server's command line or URL (the daemon left out secrets). */
+function McpPreview({ mcp }: { mcp: NonNullable<TrustView["mcp"]> }) {
+	if (mcp.problem)
+		return (
+			<p class="trust-mcp" data-testid="trust-mcp">
+				<code>{mcp.file}</code> is malformed: {visible(mcp.problem)}. pi would start none of its servers.
+			</p>
+		);
+	return (
+		<div class="trust-mcp" data-testid="trust-mcp">
+			<p>
+				<code>{mcp.file}</code> would start {mcp.servers.length === 0 ? "no MCP servers." : "these MCP servers:"}
+			</p>
+			{mcp.servers.length > 0 && (
+				<ul>
+					{mcp.servers.map((s) => (
+						<li key={s.name} data-testid="trust-mcp-server">
+							<strong>{visible(s.name)}</strong>: <code>{visible(s.launch)}</code>
+						</li>
+					))}
+					{mcp.more ? <li>… and {mcp.more} more</li> : null}
+				</ul>
+			)}
+		</div>
+	);
+}
+
 function NewSession({ onCreated }: { onCreated: (s: SessionSummary) => void }) {
 	const [cwd, setCwd] = useState("");
 	const [busy, setBusy] = useState(false);
 	const [error, setError] = useState<string | undefined>();
 	/** The daemon's question (it names what the project has and its parent folder), while it is open. */
 	const [askTrust, setAskTrust] = useState<string | undefined>();
-	/** The folder "Trust the parent folder" would trust, so the button says which. */
-	const [parent, setParent] = useState<string | undefined>();
+	/** The daemon's view of the project: the parent folder the button names, the MCP servers it would start. */
+	const [trustView, setTrustView] = useState<TrustView | undefined>();
+	const parent = trustView?.parent;
 
 	const create = async (approve?: boolean, trustParent?: boolean) => {
 		setBusy(true);
@@ -278,7 +306,7 @@ function NewSession({ onCreated }: { onCreated: (s: SessionSummary) => void }) {
 		} catch (err) {
 			if (err instanceof ApiError && err.code === "trust_required") {
 				setAskTrust(err.message);
-				setParent((await api.projectTrust(cwd.trim()).catch(() => undefined))?.parent);
+				setTrustView(await api.projectTrust(cwd.trim()).catch(() => undefined));
 			} else setError(describeError(err));
 		} finally {
 			setBusy(false);
@@ -317,6 +345,7 @@ function NewSession({ onCreated }: { onCreated: (s: SessionSummary) => void }) {
 					<p class="muted" data-testid="trust-detail">
 						{askTrust}
 					</p>
+					{trustView?.mcp && <McpPreview mcp={trustView.mcp} />}
 					<div class="dialog-buttons">
 						<button type="button" data-testid="trust-no" disabled={busy} onClick={() => void create(false)}>
 							Do not trust
