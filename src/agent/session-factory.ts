@@ -36,6 +36,7 @@ import { acquireSessionLease, type SessionLease, SessionInUseError } from "./ses
 import { startProtocolExtensions } from "./protocol-start.js";
 import { agentDir as defaultAgentDir, expandTilde, sessionDirFor } from "./paths.js";
 import { piBuiltinExtensions } from "../pi-seams/builtin-extensions.js";
+import { McpControl } from "./mcp/control.js";
 
 /** Which session file a pier session writes to. */
 export type SessionTarget =
@@ -133,6 +134,8 @@ export interface PierRuntime {
 	trust: TrustDecision;
 	/** The host of protocol extensions (process, QuickJS, native) bridged into this session. */
 	extensionHost: ExtensionHost;
+	/** pi's MCP servers of the current session: their state, and pi's `/mcp` actions on them. */
+	mcp: McpControl;
 	/** Ends the session and every extension process. */
 	dispose(): Promise<void>;
 }
@@ -195,7 +198,11 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	const piErrors = new WeakSet<AgentSessionRuntimeDiagnostic>();
 	trust = started.trust;
 	const requested = providerModelRef(options.model, options.provider);
-	const builtins = await piBuiltinExtensions();
+	// pi's MCP extension as pi ships it; the chamber reads and steers it through what it registers (mcp/control.ts).
+	const mcp = new McpControl();
+	const builtins = (await piBuiltinExtensions()).map((b) =>
+		b.name === "mcp" ? { ...b, factory: mcp.watch(b.factory) } : b,
+	);
 	// Always bridged, even when empty: a /reload may bring protocol extensions in later.
 	const extensionFactories = [
 		...(options.extensionFactories ?? []),
@@ -357,6 +364,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 			return trust;
 		},
 		extensionHost,
+		mcp,
 		dispose: async () => {
 			await runtime.dispose();
 			lease?.release();
