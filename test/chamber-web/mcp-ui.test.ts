@@ -26,7 +26,9 @@ import {
 } from "./browser-helpers.js";
 
 const ECHO_SERVER = join(REPO_ROOT, "test", "fixtures", "mcp", "echo-server.mjs");
-const BROKEN = "process.stderr.write('broken-server: cannot open /nonexistent/db.sqlite\\n'); process.exit(2)";
+/** Its stderr is hostile too: markup in it must show as text. */
+const MARKUP = '<img src=x onerror="document.title=`pwned`">';
+const BROKEN = `process.stderr.write('broken-server: cannot open /nonexistent/db.sqlite ${MARKUP}\\n'); process.exit(2)`;
 
 describe("the MCP view", () => {
 	const dir = tempDir("pier-mcp-ui-");
@@ -86,8 +88,10 @@ describe("the MCP view", () => {
 		assert.equal(await broken.getAttribute("data-state"), "failed");
 		assert.match(
 			(await broken.getByTestId("mcp-last-error").textContent()) ?? "",
-			/broken-server: cannot open \/nonexistent\/db\.sqlite/,
+			/broken-server: cannot open \/nonexistent\/db\.sqlite <img src=x onerror="document\.title=`pwned`">/,
 		);
+		assert.equal(await broken.locator("img").count(), 0, "the server's stderr is text, never markup");
+		assert.notEqual(await page.title(), "pwned");
 
 		await echo.getByTestId("mcp-disable").click();
 		await until(async () => (await echo.getAttribute("data-state")) === "disabled", "echo disabled");

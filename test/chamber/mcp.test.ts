@@ -27,13 +27,20 @@ let id: string;
 let stream: EventReader;
 
 /** pi's own writer of mcp.json, the reference for what `/mcp` saves. */
-async function piSaves(file: string, server: string, patch: Record<string, unknown>): Promise<string> {
+async function piSaves(
+	file: string,
+	server: string,
+	patch: Record<string, unknown>,
+	options: { override?: boolean } = {},
+): Promise<string> {
 	const config = (await import(
 		pathToFileURL(join(installedPiRoots().codingAgent, "dist/extensions/mcp/config.js")).href
-	)) as { updateMcpServerConfig(path: string, name: string, patch: Record<string, unknown>): void };
+	)) as {
+		updateMcpServerConfig(path: string, name: string, patch: Record<string, unknown>, o: { override?: boolean }): void;
+	};
 	const copy = join(dir.path, `reference-${Math.random().toString(36).slice(2)}.json`);
 	copyFileSync(file, copy);
-	config.updateMcpServerConfig(copy, server, patch);
+	config.updateMcpServerConfig(copy, server, patch, options);
 	return readFileSync(copy, "utf8");
 }
 
@@ -181,6 +188,30 @@ test("disable writes mcp.json as pi's /mcp does and stops the server's tools; en
 	const reconnected = await act("echo", "reconnect");
 	assert.equal(reconnected.state, "connected");
 	assert.equal(pidLines().length, before + 1, "a reconnect starts the server anew");
+});
+
+test("in a trusted project, disable-project saves an override to its .pi/mcp.json, as pi's /mcp does", async () => {
+	const project = join(dir.path, "project");
+	const projectJson = join(project, ".pi", "mcp.json");
+	mkdirSync(join(project, ".pi"), { recursive: true });
+	writeFileSync(projectJson, `${JSON.stringify({ mcpServers: {} }, null, 2)}\n`);
+	const created = await api.call<{ session: { id: string } }>("POST", "/api/pi/sessions", {
+		cwd: project,
+		approve: true,
+	});
+	assert.equal(created.status, 201, JSON.stringify(created.body));
+	const other = created.body.session.id;
+	const global = readFileSync(mcpJson, "utf8");
+	const expected = await piSaves(projectJson, "echo", { enabled: false }, { override: true });
+
+	const reply = await api.call<{ server: McpServerView }>("POST", `/api/pi/sessions/${other}/mcp/echo/disable`, {
+		project: true,
+	});
+	assert.equal(reply.status, 200, JSON.stringify(reply.body));
+	assert.equal(readFileSync(projectJson, "utf8"), expected);
+	assert.equal(readFileSync(mcpJson, "utf8"), global, "the user's own mcp.json is left as it was");
+	assert.equal(reply.body.server.state, "disabled");
+	assert.equal(reply.body.server.override, projectJson);
 });
 
 test("bad requests are refused naming the server or field and what to do", async () => {

@@ -32,7 +32,7 @@ export interface McpServerView {
 	stateText: string;
 	enabled: boolean;
 	exposure: McpExposure;
-	/** The command line of a stdio server, the URL of an HTTP one. */
+	/** The command line of a stdio server; an HTTP server's URL as its origin only (the path may hold a secret). */
 	transport: string;
 	/** `global`, `project`, `extension` (registered by an extension, changes last for the session) or `config`. */
 	scope: string;

@@ -22,6 +22,20 @@ export function stateOf(text: string): McpServerState {
 	return "unknown";
 }
 
+/**
+ * An HTTP server's URL as its origin only: hosted MCP services put the account's secret in the path
+ * (`…/api/mcp/s/<secret>/mcp`), and the view reaches every paired device. A command line is shown as pi shows it.
+ */
+export function shownTransport(transport: string): string {
+	if (!/^https?:\/\//i.test(transport)) return transport;
+	try {
+		const url = new URL(transport);
+		return url.pathname === "/" && !url.search ? url.origin : `${url.origin}/…`;
+	} catch {
+		return "(an invalid URL)";
+	}
+}
+
 /** At most this much of an error: pi already keeps only 2,000 characters of stderr. */
 export const MAX_ERROR_CHARS = 4_000;
 
@@ -51,7 +65,7 @@ export function serverView(
 		enabled: !actions.includes("enable"),
 		// The server's own screen has it as it is now (the list line may be from before an exposure change).
 		exposure: exposureIn(screen.items.find((item) => item.value === "exposure")?.description ?? parts.at(-2)),
-		transport: details?.transport ?? "",
+		transport: shownTransport(details?.transport ?? ""),
 		scope: details?.scope ?? "config",
 		source: details?.source ?? "",
 		...(details?.override ? { override: details.override } : {}),
