@@ -7,6 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { pathToFileURL } from "node:url";
@@ -25,6 +27,8 @@ let serve: Serve;
 let api: ApiClient;
 let id: string;
 let stream: EventReader;
+/** A streamable-HTTP MCP endpoint that wants a sign-in: every request is answered 401. */
+let signIn: Server;
 
 /** pi's own writer of mcp.json, the reference for what `/mcp` saves. */
 async function piSaves(
@@ -45,6 +49,12 @@ async function piSaves(
 }
 
 before(async () => {
+	signIn = createServer((_req, res) => {
+		res.writeHead(401, { "www-authenticate": 'Bearer realm="mcp"', "content-type": "application/json" });
+		res.end(JSON.stringify({ error: "unauthorized" }));
+	});
+	await new Promise<void>((done) => signIn.listen(0, "127.0.0.1", done));
+	const remote = `http://127.0.0.1:${(signIn.address() as AddressInfo).port}/api/mcp/s/secret-in-path/mcp`;
 	mkdirSync(agentDir, { recursive: true });
 	writeFileSync(
 		mcpJson,
@@ -53,6 +63,7 @@ before(async () => {
 				mcpServers: {
 					echo: { command: process.execPath, args: [ECHO_SERVER], env: { MCP_PID_FILE: pids }, exposure: "direct" },
 					broken: { command: process.execPath, args: ["-e", BROKEN] },
+					remote: { url: remote },
 				},
 			},
 			null,
@@ -66,6 +77,7 @@ before(async () => {
 after(async () => {
 	stream?.close();
 	await serve?.stop();
+	signIn?.close();
 	dir[Symbol.dispose]();
 });
 
@@ -141,8 +153,17 @@ test("a server that writes to stderr and exits is failed, with its stderr's tail
 	);
 	const reports = view.body.rows.filter((r) => r.kind === "error" && r.source === "mcp");
 	assert.equal(reports.length, 1, JSON.stringify(reports));
-	assert.match(reports[0]!.message!, /MCP servers need attention:\n {2}broken: failed/);
+	assert.match(reports[0]!.message!, /MCP servers need attention:\n/);
+	assert.match(reports[0]!.message!, /\n {2}broken: failed/);
 	assert.doesNotMatch(reports[0]!.message!, /echo/);
+});
+
+test("an HTTP server that answers 401 shows that it needs a sign-in, with its URL cut to the origin", async () => {
+	const remote = await server("remote");
+	assert.equal(remote.state, "needs-sign-in", JSON.stringify(remote));
+	assert.ok(remote.actions.includes("signin"), remote.actions.join());
+	assert.equal(remote.transport, `http://127.0.0.1:${(signIn.address() as AddressInfo).port}/…`);
+	assert.doesNotMatch(JSON.stringify(remote), /secret-in-path/);
 });
 
 test("exposure codemode: saved as pi saves it, and the tool answers from a codemode script", async () => {
