@@ -41,6 +41,8 @@ type Notify = ExtensionUIContext["notify"];
 /** How long an action waits for the server to settle (connect or fail) before answering with what it has. */
 const SETTLE_MS = 20_000;
 const TRANSIENT = new Set(["starting", "connecting"]);
+/** Reports kept for a listener that has not come yet. */
+const MAX_REPORTS = 16;
 
 export class McpControl {
 	private api: ExtensionAPI | undefined;
@@ -66,7 +68,11 @@ export class McpControl {
 		// A reload runs the factory again: the old command and context belong to the session that ended.
 		this.handler = undefined;
 		this.ctx = undefined;
-		const report = (message: string) => (this.listener ? this.listener(message) : this.reports.push(message));
+		// Without a listener (pier run, the terminal) pi's own notice is all there is; keep only the latest few.
+		const report = (message: string) => {
+			if (this.listener) this.listener(message);
+			else this.reports = [...this.reports.slice(-(MAX_REPORTS - 1)), message];
+		};
 		const notifying = (ctx: ExtensionContext): ExtensionContext =>
 			Object.create(ctx, {
 				ui: {
