@@ -45,6 +45,7 @@ import { agentDir as defaultAgentDir, expandTilde, sessionDirFor } from "./paths
 import { type BuiltinExtension, piBuiltinExtensions } from "../pi-seams/builtin-extensions.js";
 import { piMcpExtension } from "../pi-seams/mcp-extension.js";
 import { mcpProcessGroups } from "./mcp-process-groups.js";
+import { McpControl } from "./mcp/control.js";
 
 /** Which session file a pier session writes to. */
 export type SessionTarget =
@@ -147,6 +148,8 @@ export interface PierRuntime {
 	trust: TrustDecision;
 	/** The host of protocol extensions (process, QuickJS, native) bridged into this session. */
 	extensionHost: ExtensionHost;
+	/** pi's MCP servers of the current session: their state, and pi's `/mcp` actions on them. */
+	mcp: McpControl;
 	/** Ends the session and every extension process. */
 	dispose(): Promise<void>;
 }
@@ -210,7 +213,12 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 	const piErrors = new WeakSet<AgentSessionRuntimeDiagnostic>();
 	trust = started.trust;
 	const requested = providerModelRef(options.model, options.provider);
-	const builtins = await withPierMcp(await piBuiltinExtensions(), options.onMcpConfigErrors);
+	// pi's MCP extension, with pier's process groups and config errors (withPierMcp); the chamber reads and steers
+	// it through what it registers (mcp/control.ts).
+	const mcp = new McpControl();
+	const builtins = (await withPierMcp(await piBuiltinExtensions(), options.onMcpConfigErrors)).map((b) =>
+		b.name === "mcp" ? { ...b, factory: mcp.watch(b.factory) } : b,
+	);
 	// Always bridged, even when empty: a /reload may bring protocol extensions in later.
 	const extensionFactories = [
 		...(options.extensionFactories ?? []),
@@ -400,6 +408,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 			return trust;
 		},
 		extensionHost,
+		mcp,
 		dispose: async () => {
 			await runtime.dispose();
 			lease?.release();

@@ -140,6 +140,9 @@ export class LiveSession {
 		if (this.options.name) this.session.setSessionName(this.options.name);
 		// ctx.newSession(), fork() and switchSession() replace the runtime's session; pi calls this afterwards.
 		this.pier.runtime.setRebindSession(() => this.replaced());
+		// pi's terminal shows its MCP extension's start-up report (servers that failed or need a sign-in) in the
+		// chat; the chamber keeps it in the transcript, not only in a passing notice.
+		this.pier.mcp.onReport((message) => this.reportError(message, "mcp"));
 		await this.bind();
 	}
 

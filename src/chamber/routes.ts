@@ -11,6 +11,7 @@ import { availableModels } from "../agent/session-factory.js";
 import type { Chamber } from "./chamber.js";
 import { extensionList } from "./extension-list.js";
 import { grantRoutes } from "./grant-routes.js";
+import { mcpRoutes } from "./mcp-routes.js";
 import { providerRoutes, thinkingLevelsOf } from "./provider-routes.js";
 import { jsonError } from "./http-errors.js";
 import { jsonBody, NOT_JSON } from "./json-body.js";
@@ -42,6 +43,9 @@ const SESSION_ERROR_STATUS: Record<SessionErrorCode, ContentfulStatusCode> = {
 	page_command: 422,
 	app_command_refused: 403,
 	card_command_refused: 403,
+	mcp_unavailable: 409,
+	mcp_not_offered: 409,
+	mcp_save_failed: 500,
 	internal: 500,
 };
 
@@ -254,6 +258,8 @@ export function piRoutes(chamber: Chamber): Hono {
 		// A GET: lists what a running session has, never starts one to find out.
 		return c.json(await extensionList(await chamber.running(id)));
 	});
+
+	mcpRoutes(app, chamber);
 
 	app.get("/projects/trust", (c) => c.json(chamber.trustOf(c.req.query("cwd") ?? ".")));
 

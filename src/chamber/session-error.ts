@@ -14,6 +14,9 @@ export type SessionErrorCode =
 	| "page_command"
 	| "app_command_refused"
 	| "card_command_refused"
+	| "mcp_unavailable"
+	| "mcp_not_offered"
+	| "mcp_save_failed"
 	| "internal";
 
 /** A session operation refused for a reason the caller can act on; it knows nothing of HTTP. */

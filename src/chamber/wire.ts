@@ -5,8 +5,11 @@
  */
 import { type Static, Type } from "typebox";
 import { OVERLAY_KEY_ACTIONS, type OverlayKeyAction, type OverlayView } from "../extensions/host/overlay-rows.js";
+import { MCP_EXPOSURES, type McpExposure } from "../agent/mcp/shapes.js";
 import type { ProjectMcpPreview } from "../extensions/trust-mcp-view.js";
 import type { AppSurface, FormField, NormalizedCard } from "./ui/descriptors.js";
+
+export type { McpExposure, McpListView, McpServerState, McpServerView, McpToolView } from "../agent/mcp/shapes.js";
 
 export const EVENTS_VERSION = 1;
 
@@ -86,6 +89,13 @@ export const Bodies = {
 		closed,
 	),
 	model: Type.Object({ model: Type.String({ minLength: 3, maxLength: 256 }) }, closed),
+	/** Enable or disable an MCP server; `project`: as an override in the trusted project's .pi/mcp.json. */
+	mcpEnable: Type.Object({ project: Type.Optional(Type.Boolean()) }, closed),
+	mcpExposure: Type.Object(
+		{ exposure: Type.Unsafe<McpExposure>(Type.Union(MCP_EXPOSURES.map((e) => Type.Literal(e)))) },
+		closed,
+	),
+	empty: Type.Object({}, closed),
 	thinking: Type.Object({ level: Type.String({ minLength: 1, maxLength: 32 }) }, closed),
 	editor: Type.Object({ text: Text }, closed),
 	answer: Type.Union([

@@ -108,6 +108,21 @@ const breakages: Breakage[] = [
 		},
 	},
 	{
+		file: "src/pi-seams/mcp-manager.ts",
+		member: "McpManagerView.prototype.menu",
+		othersHold: true,
+		pi() {
+			const codingAgent = copyPackage(installed.codingAgent, "mcp-manager");
+			rewrite(
+				codingAgent,
+				"dist/extensions/mcp/ui.js",
+				/\n(\s+)menu\(build, subscribe\) \{/,
+				"\n$1showMenu(build, subscribe) {",
+			);
+			return { ...installed, codingAgent };
+		},
+	},
+	{
 		file: "src/pi-seams/input-cursor.ts",
 		member: "cursor",
 		othersHold: true,

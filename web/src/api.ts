@@ -5,6 +5,8 @@
 import type {
 	Credential,
 	DialogAnswer,
+	McpListView,
+	McpServerView,
 	ModelView,
 	OverlayInput,
 	PromptBody,
@@ -204,6 +206,10 @@ export const api = {
 		request<{ models: ModelView[] }>("GET", `/api/pi/models${sessionId ? `?session=${enc(sessionId)}` : ""}`),
 	/** What a running session's extensions are, of which kind, how they do (opaque ids, no paths). */
 	extensions: <T>(sessionId: string) => request<T>("GET", `/api/pi/extensions?session=${enc(sessionId)}`),
+	/** pi's MCP servers of a running session, and pi's `/mcp` actions on one. */
+	mcp: (sessionId: string) => request<McpListView>("GET", `${session(sessionId)}/mcp`),
+	mcpAction: (sessionId: string, server: string, action: string, body: Record<string, unknown> = {}) =>
+		request<{ server: McpServerView }>("POST", `${session(sessionId)}/mcp/${enc(server)}/${enc(action)}`, body),
 	/** The project's trust as the daemon sees it (an empty cwd: the daemon's own directory). */
 	projectTrust: (cwd: string) => request<TrustView>("GET", `/api/pi/projects/trust?cwd=${enc(cwd || ".")}`),
 	grants: <T>() => request<T>("GET", "/api/pi/grants"),

@@ -7,7 +7,7 @@ import { BashView } from "./BashRow.js";
 import { Card } from "./Card.js";
 import { requestFork } from "../habit-events.js";
 import { Markdown } from "./Markdown.js";
-import { ThinkingBlock, ToolCall } from "./ToolCall.js";
+import { ThinkingBlock, ToolCall, ToolName } from "./ToolCall.js";
 import { visible, visibleText } from "../visible.js";
 
 type ToolResultRow = Extract<TranscriptRow, { kind: "tool_result" }>;
@@ -108,8 +108,7 @@ export function Row({ row, live, results, onCommand, marker, onReveal, appOpen }
 				<div class="row row-tool" {...common}>
 					<details class={`tool-result${row.isError ? " is-error" : ""}`} data-testid="tool-result" open={row.isError}>
 						<summary>
-							<span class="tool-name">{visible(row.toolName)}</span>{" "}
-							{row.isError ? <span class="failed">failed</span> : "result"}
+							<ToolName name={row.toolName} /> {row.isError ? <span class="failed">failed</span> : "result"}
 							<span class="muted"> · {lineCount(row.text)}</span>
 						</summary>
 						<pre>{visibleText(row.text)}</pre>
@@ -198,7 +197,9 @@ export function Row({ row, live, results, onCommand, marker, onReveal, appOpen }
 		case "error":
 			return (
 				<div class="row row-error" role="alert" {...common}>
-					<strong>Extension error{row.source ? ` (${row.source})` : ""}</strong>
+					<strong>
+						{row.source === "mcp" ? "MCP (pi's report)" : `Extension error${row.source ? ` (${row.source})` : ""}`}
+					</strong>
 					<pre>{visibleText(row.message)}</pre>
 				</div>
 			);

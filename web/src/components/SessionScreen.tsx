@@ -17,6 +17,7 @@ import { OverlayLayer } from "./Overlay.js";
 import { StatusBar, Widgets } from "./Extras.js";
 import { ModelPicker, ThinkingPicker } from "./Pickers.js";
 import { ExtensionsPanel } from "./ExtensionsPanel.js";
+import { McpPanel } from "./McpPanel.js";
 import { type Reveal, SidePane } from "./SidePane.js";
 import { useToast } from "./Toasts.js";
 import { TriggerBar, TriggerSettings, newTriggerId } from "./Triggers.js";
@@ -273,6 +274,7 @@ function LiveSession({
 						/>
 						<StatusBar statuses={view.ui.statuses} />
 						<UsageFooter usage={view.usage} />
+						<McpPanel sessionId={sessionId} />
 						<ExtensionsPanel sessionId={sessionId} />
 					</div>
 					<Widgets widgets={view.ui.widgets} placement="belowEditor" />

@@ -7,8 +7,28 @@ import { visible } from "../visible.js";
 
 type ToolResultRow = Extract<TranscriptRow, { kind: "tool_result" }>;
 
+/** pi names an MCP server's tools `mcp__<server>__<tool>` (its own renderer reads them the same way). */
+export function mcpToolOf(name: string): { server: string; tool: string } | undefined {
+	const match = /^mcp__(.+?)__(.+)$/.exec(name);
+	return match ? { server: match[1]!, tool: match[2]! } : undefined;
+}
+
 /** The end of a running tool's output shown inline; the whole of it is in the result once it is done. */
 const LIVE_TAIL = 4000;
+
+/** A tool's name; an MCP tool's with its server's name in front. */
+export function ToolName({ name }: { name: string }) {
+	const mcp = mcpToolOf(name);
+	if (!mcp) return <span class="tool-name">{visible(name)}</span>;
+	return (
+		<span class="tool-name" title={visible(name)}>
+			<span class="badge tool-server" data-testid="tool-server" title="MCP server">
+				{visible(mcp.server)}
+			</span>{" "}
+			{visible(mcp.tool)}
+		</span>
+	);
+}
 
 export function ToolCall({ call, live, result }: { call: ToolCallView; live?: LiveTool; result?: ToolResultRow }) {
 	const status = result
@@ -34,7 +54,7 @@ export function ToolCall({ call, live, result }: { call: ToolCallView; live?: Li
 				data-status={status}
 			>
 				<summary>
-					<span class="tool-name">{visible(call.name)}</span>
+					<ToolName name={call.name} />
 					<span class="tool-preview">{visible(argsPreview(call.args))}</span>
 					<span class="tool-status">
 						{status === "running" ? (
