@@ -5,13 +5,13 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import { ECHO_SERVER, isAlive, pidsIn } from "./helpers/mcp.js";
 import { cleanEnv, REPO_ROOT, runPier, tempDir } from "./helpers/pier-cli.js";
 
 const PI_CLI = join(REPO_ROOT, "node_modules/@earendil-works/pi-coding-agent/dist/cli.js");
-const ECHO_SERVER = join(REPO_ROOT, "test", "fixtures", "mcp", "echo-server.mjs");
 
 /** pi 1.6's own CLI, with the same clean environment runPier gives pier. */
 function runPi(
@@ -32,19 +32,6 @@ function runPi(
 		child.on("error", reject);
 		child.on("close", (code) => resolve({ code, stdout, stderr }));
 	});
-}
-
-function isAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}
-
-function pidsIn(file: string): number[] {
-	return existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map(Number) : [];
 }
 
 describe("pi's commands in pier", () => {

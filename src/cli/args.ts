@@ -202,9 +202,11 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 				args.cwd = value();
 				break;
 			case "--approve":
+			case "-a":
 				args.approve = true;
 				break;
 			case "--no-approve":
+			case "-na":
 				args.approve = false;
 				break;
 			case "--json":
@@ -334,7 +336,8 @@ Options (pi's, with pi's meaning):
   -n, --name <name>         the session's display name
   --no-session              keep the session in memory only
   --cwd <dir>               project directory (default: the current one)
-  --approve / --no-approve  trust / do not trust this project for this run only (nothing is stored)
+  -a, --approve / -na, --no-approve
+                            trust / do not trust this project for this run only (nothing is stored)
   --tui-mode <regular|fullscreen>, --use-theme <name>
                             the terminal's layout and theme for this run
   --mode <text|json|rpc>    run output: final text (default) or every event as JSON lines;

@@ -9,11 +9,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Page } from "playwright-core";
-import { REPO_ROOT, tempDir } from "../helpers/pier-cli.js";
+import { ECHO_SERVER, MCP_SECRETS, mcpConfigWithSecrets } from "../helpers/mcp.js";
+import { tempDir } from "../helpers/pier-cli.js";
 import { type BrowserRig, closeRig, openRig, see, send, until } from "./browser-helpers.js";
 
-const SERVER = join(REPO_ROOT, "test", "fixtures", "mcp", "echo-server.mjs");
-const SECRETS = /env-secret-value|url-password|someone|query-secret|fragment-secret|header-secret/;
+const SERVER = ECHO_SERVER;
+const SECRETS = MCP_SECRETS;
 
 function project(root: string, name: string, mcpJson: string): string {
 	const dir = join(root, name);
@@ -60,24 +61,7 @@ describe("the trust dialog lists a project's MCP servers", () => {
 	test("each server with its command line or URL and no secret; trusting starts the server", async () => {
 		const { page } = rig;
 		const pids = join(dir.path, "pids");
-		const cwd = project(
-			dir.path,
-			"with-servers",
-			JSON.stringify({
-				mcpServers: {
-					echo: {
-						command: "node",
-						args: [SERVER],
-						exposure: "direct",
-						env: { MCP_PID_FILE: pids, API_TOKEN: "env-secret-value" },
-					},
-					docs: {
-						url: "http://someone:url-password@127.0.0.1:9/mcp?token=query-secret#fragment-secret",
-						headers: { Authorization: "Bearer header-secret" },
-					},
-				},
-			}),
-		);
+		const cwd = project(dir.path, "with-servers", JSON.stringify(mcpConfigWithSecrets(pids)));
 		await ask(page, cwd);
 		await see(page.getByTestId("trust-detail"), ".pi/mcp.json");
 		const servers = page.getByTestId("trust-mcp-server");

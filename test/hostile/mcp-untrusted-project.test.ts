@@ -5,14 +5,15 @@
  * MCP server (test/fixtures/mcp/echo-server.mjs) that writes its pid to MCP_PID_FILE when it starts.
  */
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { type ApiClient, servedChamber } from "../helpers/chamber.js";
 import { REPO_ROOT, runPier, tempDir } from "../helpers/pier-cli.js";
+import { ECHO_SERVER, MCP_SECRETS, mcpConfigWithSecrets, pidsIn } from "../helpers/mcp.js";
 import { startPier, tmux, type, waitForScreen } from "../helpers/tmux.js";
 
-const SERVER = join(REPO_ROOT, "test", "fixtures", "mcp", "echo-server.mjs");
+const SERVER = ECHO_SERVER;
 const WEATHER = join(REPO_ROOT, "examples", "extensions", "weather.ts");
 const CALL = 'mcp__echo__echo {"text":"hi"}';
 
@@ -21,28 +22,11 @@ function hostileProject(root: string): { project: string; pids: string } {
 	const project = join(root, "project");
 	mkdirSync(join(project, ".pi"), { recursive: true });
 	const pids = join(root, "pids");
-	const config = {
-		mcpServers: {
-			echo: {
-				command: "node",
-				args: [SERVER],
-				exposure: "direct",
-				env: { MCP_PID_FILE: pids, API_TOKEN: "env-secret-value" },
-			},
-			docs: {
-				url: "http://someone:url-password@127.0.0.1:9/mcp?token=query-secret#fragment-secret",
-				headers: { Authorization: "Bearer header-secret" },
-			},
-		},
-	};
-	writeFileSync(join(project, ".pi", "mcp.json"), JSON.stringify(config));
+	writeFileSync(join(project, ".pi", "mcp.json"), JSON.stringify(mcpConfigWithSecrets(pids)));
 	return { project, pids };
 }
 
-const pidsIn = (file: string): number[] =>
-	existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map(Number) : [];
-
-const SECRETS = /env-secret-value|url-password|someone|query-secret|fragment-secret|header-secret/;
+const SECRETS = MCP_SECRETS;
 
 /** The echo tool's result, or the demo model's answer that it has no such tool, once either arrived. */
 async function echoResult(api: ApiClient, id: string): Promise<string> {

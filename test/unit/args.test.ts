@@ -28,6 +28,12 @@ test("no command is the terminal; --mode rpc is RPC; --mode json is run output",
 	assert.equal(parseArgs(["--no-approve"]).approve, false);
 });
 
+test("pi 1.6's short forms -a and -na are --approve and --no-approve", () => {
+	assert.equal(parseArgs(["run", "-a", "hi"]).approve, true);
+	assert.equal(parseArgs(["-na"]).approve, false);
+	assert.deepEqual(parseArgs(["run", "-a", "hi"]).messages, ["hi"]);
+});
+
 test("unclaimed long flags go to extensions, with a value when one follows", () => {
 	const args = parseArgs(["run", "--plan", "--depth", "3", "--label=x", "--name=y", "go"]);
 	assert.deepEqual(
