@@ -17,7 +17,7 @@ import {
 } from "../extensions/packages/resolve.js";
 import { isPackageSource } from "../extensions/packages/sources.js";
 import { settingsForTrust } from "../extensions/trust-settings.js";
-import type { PierSessionOptions } from "./session-factory.js";
+import type { PierSessionOptions } from "./session-types.js";
 
 /** Discovers, validates and starts protocol extensions before pi loads its own. */
 export async function startProtocolExtensions(
