@@ -30,6 +30,7 @@ export async function runOnce(args: CliArgs, stdin?: string): Promise<number> {
 			onMcpConfigErrors: reportMcpConfigErrors,
 		});
 		const { runtime, diagnostics } = pier;
+		pier.mcp.onReport(reportMcpProblem);
 		initPiTheme(runtime.services.settingsManager, false);
 		reportDiagnostics(diagnostics);
 		// As pi: a broken or missing `-e` extension, an unknown flag or a flag without its value ends
@@ -72,6 +73,11 @@ export async function runOnce(args: CliArgs, stdin?: string): Promise<number> {
 function reportMcpConfigErrors(errors: readonly string[]): void {
 	for (const error of errors)
 		process.stderr.write(`pier: MCP config error (skipped; the other servers still connect): ${error}\n`);
+}
+
+/** pi's MCP warnings (a server that failed or needs sign-in, named by pi) go where pi's UI would show them. */
+function reportMcpProblem(message: string): void {
+	process.stderr.write(`pier: ${message}\n`);
 }
 
 /** The runtime, with its dispose (which shuts the session down) waiting for `before` first. */
