@@ -13,7 +13,11 @@ export async function sessionBuiltins(
 	onConfigErrors: ((errors: readonly string[]) => void) | undefined,
 ): Promise<{ builtins: BuiltinExtension[]; mcp: McpControl }> {
 	const mcp = new McpControl();
-	const factory = await piMcpExtension({ ...(onConfigErrors ? { onConfigErrors } : {}), groups: mcpProcessGroups });
+	const factory = await piMcpExtension({
+		...(onConfigErrors ? { onConfigErrors } : {}),
+		groups: mcpProcessGroups,
+		onRemoteEntry: (entry) => mcp.noteRemote(entry),
+	});
 	const builtins = (await piBuiltinExtensions()).map((entry) =>
 		entry.name === "mcp" ? { ...entry, factory: mcp.watch(factory) } : entry,
 	);

@@ -1,12 +1,15 @@
 /**
  * `/api/pi/sessions/:id/mcp`: a session's MCP servers as pi's MCP extension has them, and pi's `/mcp` actions on
  * them (agent/mcp/control.ts). A GET reads a running session and never starts one; an action opens the session.
+ * A sign-in starts here and finishes at the daemon's OAuth callback (mcp-signin.ts).
  */
 import type { Context, Hono } from "hono";
 import { McpControlError, type McpAction } from "../agent/mcp/control.js";
+import { startSignIn } from "../agent/mcp/signin.js";
 import type { Chamber } from "./chamber.js";
 import { jsonError } from "./http-errors.js";
 import { jsonBody } from "./json-body.js";
+import { callbackUrl, signInsOf } from "./mcp-signin.js";
 import { SessionError, type SessionErrorCode } from "./session-error.js";
 import { Bodies } from "./wire.js";
 
@@ -15,6 +18,7 @@ const CODES: Record<McpControlError["code"], SessionErrorCode> = {
 	not_found: "not_found",
 	not_offered: "mcp_not_offered",
 	save_failed: "mcp_save_failed",
+	signin_failed: "mcp_signin_failed",
 };
 
 /** A server's name as pi's mcp.json may hold it: printable, no slashes, at most 128 characters. */
@@ -53,6 +57,18 @@ export function mcpRoutes(app: Hono, chamber: Chamber): void {
 			act(c, { kind, project: c.req.valid("json").project === true }),
 		);
 	app.post("/sessions/:id/mcp/:server/reconnect", jsonBody(Bodies.empty), (c) => act(c, { kind: "reconnect" }));
+	// pi's sign-in with this daemon's callback as the redirect URI (mcp-signin.ts): the authorization URL to open,
+	// or the server itself when pi's stored refresh token was enough.
+	app.post("/sessions/:id/mcp/:server/signin", jsonBody(Bodies.empty), async (c) => {
+		const server = c.req.param("server");
+		const problem = nameProblem(server);
+		if (problem) return jsonError(c, 400, "bad_request", problem);
+		const live = await chamber.get(c.req.param("id"));
+		const started = await run(() => startSignIn(live.pier.mcp, server, callbackUrl(c.req.url)));
+		if (started.kind === "authorized") return c.json({ server: started.server });
+		signInsOf(chamber).add(started.state, server, started.complete);
+		return c.json({ authorizationUrl: started.authorizationUrl });
+	});
 	app.post("/sessions/:id/mcp/:server/exposure", jsonBody(Bodies.mcpExposure), (c) =>
 		act(c, { kind: "exposure", exposure: c.req.valid("json").exposure }),
 	);

@@ -46,6 +46,7 @@ const SESSION_ERROR_STATUS: Record<SessionErrorCode, ContentfulStatusCode> = {
 	mcp_unavailable: 409,
 	mcp_not_offered: 409,
 	mcp_save_failed: 500,
+	mcp_signin_failed: 502,
 	internal: 500,
 };
 

@@ -23,6 +23,7 @@ import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS, httpServerOptions } f
 import type { EventChannel } from "./events/channel.js";
 import { SseClient } from "./events/sse.js";
 import { jsonError } from "./http-errors.js";
+import { mcpSignInCallback, signInsOf } from "./mcp-signin.js";
 import { BAD_ROW_LIMIT, failure, piRoutes, rowLimit } from "./routes.js";
 import { latestRows } from "./transcript.js";
 
@@ -105,6 +106,7 @@ export async function chamberApp(options: ChamberServerOptions) {
 		return stream(c, session.channel, (() => latestRows(session.view(), limit)) as () => never);
 	});
 	app.route("/api/pi", piRoutes(chamber));
+	mcpSignInCallback(app, signInsOf(chamber));
 	app.all("/api/*", (c) => jsonError(c, 404, "not_found", `no route ${c.req.method} ${c.req.path}`));
 
 	const webDir = options.webDir ?? DEFAULT_WEB_DIR;

@@ -17,6 +17,7 @@ export type SessionErrorCode =
 	| "mcp_unavailable"
 	| "mcp_not_offered"
 	| "mcp_save_failed"
+	| "mcp_signin_failed"
 	| "internal";
 
 /** A session operation refused for a reason the caller can act on; it knows nothing of HTTP. */

@@ -9,7 +9,14 @@ import { MCP_EXPOSURES, type McpExposure } from "../agent/mcp/shapes.js";
 import type { ProjectMcpPreview } from "../extensions/trust-mcp-view.js";
 import type { AppSurface, FormField, NormalizedCard } from "./ui/descriptors.js";
 
-export type { McpExposure, McpListView, McpServerState, McpServerView, McpToolView } from "../agent/mcp/shapes.js";
+export type {
+	McpExposure,
+	McpListView,
+	McpServerState,
+	McpServerView,
+	McpSignInAnswer,
+	McpToolView,
+} from "../agent/mcp/shapes.js";
 
 export const EVENTS_VERSION = 1;
 

@@ -9,7 +9,8 @@
  *   is a subclass of pi-mcp's `StdioTransport` (taken from the instance pi made, so it is pi's very class and pi's
  *   `instanceof` checks, for the stderr tail, still hold) that tells `groups` of the server's process group: when
  *   it starts, and when it ends (pi's close is done, or the server exited by itself). pi's close sends the group
- *   SIGTERM only; a member that ignores it would outlive the session.
+ *   SIGTERM only; a member that ignores it would outlive the session. An HTTP server's entry is handed to
+ *   `onRemoteEntry`, so a sign-in pier starts (mcp-signin.ts) signs in to the very server the session connects.
  */
 import { type ExtensionAPI, type ExtensionContext, getAgentDir } from "@earendil-works/pi-coding-agent";
 import { Findings, loadForCheck, piModule, type Seam } from "./seam.js";
@@ -58,6 +59,8 @@ export interface PierMcpOptions {
 	onConfigErrors?: (errors: readonly string[]) => void;
 	/** A stdio server's process group: `started` once it runs, `ended` once pi closed its transport (and SIGTERMed it). */
 	groups: McpProcessGroups;
+	/** Each HTTP server's entry, as pi connects it: what a sign-in started by pier needs (mcp-signin.ts). */
+	onRemoteEntry?: (entry: ServerEntry & { name: string }) => void;
 }
 
 export interface McpProcessGroups {
@@ -113,7 +116,10 @@ export async function piMcpExtension(options: PierMcpOptions) {
 		},
 		createTransport: (entry, cwd, authProvider) => {
 			const transport = createDefaultTransport(entry, cwd, authProvider);
-			if ("url" in entry.config) return transport;
+			if ("url" in entry.config) {
+				if (entry.name !== undefined) options.onRemoteEntry?.({ ...entry, name: entry.name });
+				return transport;
+			}
 			// Made, not started: pi-mcp's constructor only keeps its options, so this one is dropped unused.
 			const stdio = transport as StdioTransportLike;
 			const base = stdio.constructor as StdioTransportClass;

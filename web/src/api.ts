@@ -7,6 +7,7 @@ import type {
 	DialogAnswer,
 	McpListView,
 	McpServerView,
+	McpSignInAnswer,
 	ModelView,
 	OverlayInput,
 	PromptBody,
@@ -210,6 +211,9 @@ export const api = {
 	mcp: (sessionId: string) => request<McpListView>("GET", `${session(sessionId)}/mcp`),
 	mcpAction: (sessionId: string, server: string, action: string, body: Record<string, unknown> = {}) =>
 		request<{ server: McpServerView }>("POST", `${session(sessionId)}/mcp/${enc(server)}/${enc(action)}`, body),
+	/** Starts pi's sign-in to an OAuth server: the page to open, which comes back to the daemon's callback. */
+	mcpSignIn: (sessionId: string, server: string) =>
+		request<McpSignInAnswer>("POST", `${session(sessionId)}/mcp/${enc(server)}/signin`, {}),
 	/** The project's trust as the daemon sees it (an empty cwd: the daemon's own directory). */
 	projectTrust: (cwd: string) => request<TrustView>("GET", `/api/pi/projects/trust?cwd=${enc(cwd || ".")}`),
 	grants: <T>() => request<T>("GET", "/api/pi/grants"),

@@ -13,6 +13,7 @@ export type {
 	McpExposure,
 	McpListView,
 	McpServerView,
+	McpSignInAnswer,
 	ModelView,
 	OpenOverlay,
 	OverlayInput,

@@ -14,6 +14,7 @@ import type {
 	ExtensionUIContext,
 } from "@earendil-works/pi-coding-agent";
 import { managerViewArgs, type McpMenuItem } from "../../pi-seams/mcp-manager.js";
+import type { McpServerEntry } from "../../pi-seams/mcp-signin.js";
 import { ManagerClosed, ManagerRun, type Screen } from "./manager-run.js";
 import { MCP_EXPOSURES, type McpExposure, type McpListView, type McpServerView, type McpToolView } from "./shapes.js";
 import { serverView } from "./views.js";
@@ -23,7 +24,7 @@ export type McpAction =
 	| { kind: "reconnect" }
 	| { kind: "exposure"; exposure: McpExposure };
 
-export type McpControlErrorCode = "unavailable" | "not_found" | "not_offered" | "save_failed";
+export type McpControlErrorCode = "unavailable" | "not_found" | "not_offered" | "save_failed" | "signin_failed";
 
 export class McpControlError extends Error {
 	constructor(
@@ -51,6 +52,8 @@ export class McpControl {
 	private queue: Promise<unknown> = Promise.resolve();
 	private reports: string[] = [];
 	private listener: ((message: string) => void) | undefined;
+	/** The HTTP servers' entries as pi last connected them, by name: what a sign-in needs (signin.ts). */
+	private remote = new Map<string, McpServerEntry>();
 
 	/** pi's factory, with the API it gets noted (see the top of this file). */
 	watch(factory: ExtensionFactory): ExtensionFactory {
@@ -63,8 +66,19 @@ export class McpControl {
 		for (const message of this.reports.splice(0)) listener(message);
 	}
 
+	/** pi connects an HTTP server with this entry (pi-seams/mcp-extension.ts tells). */
+	noteRemote(entry: McpServerEntry): void {
+		this.remote.set(entry.name, entry);
+	}
+
+	/** The entry pi connected the HTTP server `name` with, if it did in this session. */
+	remoteEntry(name: string): McpServerEntry | undefined {
+		return this.remote.get(name);
+	}
+
 	private watched(pi: ExtensionAPI): ExtensionAPI {
 		this.api = pi;
+		this.remote.clear();
 		// A reload runs the factory again: the old command and context belong to the session that ended.
 		this.handler = undefined;
 		this.ctx = undefined;

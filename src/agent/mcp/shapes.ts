@@ -55,3 +55,9 @@ export interface McpListView {
 	notices: string[];
 	servers: McpServerView[];
 }
+
+/**
+ * What starting a sign-in answers: the authorization server's page for the browser to open (it comes back to the
+ * daemon's callback), or, when pi's stored refresh token was enough, the server already reconnected.
+ */
+export type McpSignInAnswer = { authorizationUrl: string } | { server: McpServerView };

@@ -2,7 +2,8 @@
  * The session's MCP servers as pi's MCP extension has them (`GET /api/pi/sessions/:id/mcp`): state, tools, exposure,
  * source file and last error (a stdio server's stderr tail), with pi's `/mcp` actions on each: enable or disable
  * (saved to its mcp.json, or as a project override), reconnect, and its exposure. While a server is still starting
- * or connecting the view refreshes itself.
+ * or connecting the view refreshes itself. "Sign in" opens the authorization server's page in a new tab; it comes back
+ * to the daemon's callback, which finishes pi's sign-in, and the view refreshes until the server is signed in.
  */
 import { useEffect, useState } from "preact/hooks";
 import { api, describeError } from "../api.js";
@@ -12,6 +13,8 @@ import { visible, visibleText } from "../visible.js";
 const EXPOSURES: McpExposure[] = ["codemode", "deferred", "direct", "hidden"];
 const TONE: Record<string, string> = { connected: "success", failed: "error", "needs-sign-in": "warning" };
 const REFRESH_MS = 1500;
+/** How long the view keeps refreshing for a sign-in in another tab. */
+const SIGN_IN_WAIT_MS = 5 * 60_000;
 
 export function McpPanel({ sessionId }: { sessionId: string }) {
 	const [open, setOpen] = useState(false);
@@ -26,7 +29,12 @@ export function McpPanel({ sessionId }: { sessionId: string }) {
 			},
 			(err) => setError(describeError(err)),
 		);
-	const settling = list?.servers.some((s) => s.state === "starting" || s.state === "connecting");
+	const [signingIn, setSigningIn] = useState<{ server: string; until: number } | undefined>();
+	const waitingSignIn =
+		signingIn !== undefined &&
+		Date.now() < signingIn.until &&
+		list?.servers.some((s) => s.name === signingIn.server && s.state === "needs-sign-in");
+	const settling = waitingSignIn || list?.servers.some((s) => s.state === "starting" || s.state === "connecting");
 	useEffect(() => {
 		if (!open || !settling) return;
 		const timer = setTimeout(() => void load(), REFRESH_MS);
@@ -41,6 +49,36 @@ export function McpPanel({ sessionId }: { sessionId: string }) {
 			);
 			setError(undefined);
 		} catch (err) {
+			setError(describeError(err));
+		} finally {
+			setBusy(undefined);
+		}
+	};
+	// The tab is opened on the click itself (a later one would be blocked), and cut from this page before it
+	// goes anywhere: the authorization server's page is not the chamber's to script.
+	const signIn = async (server: McpServerView) => {
+		const tab = window.open("about:blank", "_blank");
+		if (tab) tab.opener = null;
+		setBusy(`${server.name}:signin`);
+		try {
+			const answer = await api.mcpSignIn(sessionId, server.name);
+			if ("authorizationUrl" in answer && /^https?:\/\//.test(answer.authorizationUrl)) {
+				if (tab) tab.location.href = answer.authorizationUrl;
+				else window.location.href = answer.authorizationUrl;
+				setSigningIn({ server: server.name, until: Date.now() + SIGN_IN_WAIT_MS });
+			} else {
+				tab?.close();
+				if ("server" in answer) {
+					const next = answer.server;
+					setList(
+						(current) =>
+							current && { ...current, servers: current.servers.map((s) => (s.name === next.name ? next : s)) },
+					);
+				}
+			}
+			setError(undefined);
+		} catch (err) {
+			tab?.close();
 			setError(describeError(err));
 		} finally {
 			setBusy(undefined);
@@ -72,7 +110,12 @@ export function McpPanel({ sessionId }: { sessionId: string }) {
 				))}
 				<ul>
 					{list?.servers.map((s) => (
-						<McpServer key={s.name} server={s} busy={busy} onAction={(a, b) => void act(s, a, b)} />
+						<McpServer
+							key={s.name}
+							server={s}
+							busy={busy}
+							onAction={(a, b) => void (a === "signin" ? signIn(s) : act(s, a, b))}
+						/>
 					))}
 				</ul>
 				{error && (
@@ -163,9 +206,11 @@ function McpServer({
 						</select>
 					</label>
 				)}
+				{button("signin", "Sign in")}
 				{s.state === "needs-sign-in" && (
 					<span class="muted" data-testid="mcp-sign-in">
-						needs a sign-in: run <code>pier mcp login {visible(s.name)}</code>; the session picks it up at its next turn
+						needs a sign-in: Sign in opens its authorization page in a new tab (or run{" "}
+						<code>pier mcp login {visible(s.name)}</code>)
 					</span>
 				)}
 			</div>
