@@ -123,6 +123,16 @@ const breakages: Breakage[] = [
 		},
 	},
 	{
+		file: "src/pi-seams/mcp-signin.ts",
+		member: "McpServerConnection.oauthSettings",
+		othersHold: true,
+		pi() {
+			const codingAgent = copyPackage(installed.codingAgent, "mcp-signin");
+			rewrite(codingAgent, "dist/extensions/mcp/runtime.js", /\n(\s+)oauthSettings\(\) \{/, "\n$1oauthConfig() {");
+			return { ...installed, codingAgent };
+		},
+	},
+	{
 		file: "src/pi-seams/input-cursor.ts",
 		member: "cursor",
 		othersHold: true,
