@@ -31,6 +31,8 @@ describe("mcp.json config errors in pier run", () => {
 			const line = run.stderr.split("\n").find((l) => l.startsWith("pier: MCP config error"));
 			assert.ok(line?.includes(`${file}: `), run.stderr);
 			assert.match(line ?? "", reported);
+			const reports = run.stderr.split("\n").filter((l) => reported.test(l));
+			assert.equal(reports.length, 1, `reported once (pi's start-up report does not repeat it):\n${run.stderr}`);
 		});
 	}
 });

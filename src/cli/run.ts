@@ -75,9 +75,14 @@ function reportMcpConfigErrors(errors: readonly string[]): void {
 		process.stderr.write(`pier: MCP config error (skipped; the other servers still connect): ${error}\n`);
 }
 
-/** pi's MCP warnings (a server that failed or needs sign-in, named by pi) go where pi's UI would show them. */
+/**
+ * pi's MCP warnings (a server that failed or needs sign-in, named by pi) go where pi's UI would show them. pi's
+ * report repeats the config errors as `config:` lines; those were printed when the config loaded.
+ */
 function reportMcpProblem(message: string): void {
-	process.stderr.write(`pier: ${message}\n`);
+	const lines = message.split("\n").filter((line) => !line.startsWith("  config: "));
+	if (lines[0]?.startsWith("MCP servers need attention:") && !lines.some((line) => line.startsWith("  "))) return;
+	process.stderr.write(`pier: ${lines.join("\n")}\n`);
 }
 
 /** The runtime, with its dispose (which shuts the session down) waiting for `before` first. */
