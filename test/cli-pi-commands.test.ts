@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { ECHO_SERVER, isAlive, pidsIn } from "./helpers/mcp.js";
-import { cleanEnv, REPO_ROOT, runPier, tempDir } from "./helpers/pier-cli.js";
+import { cleanEnv, jsonLines, REPO_ROOT, runPier, tempDir } from "./helpers/pier-cli.js";
 
 const PI_CLI = join(REPO_ROOT, "node_modules/@earendil-works/pi-coding-agent/dist/cli.js");
 
@@ -151,6 +151,32 @@ describe("MCP servers in pier run (pi's built-in MCP extension)", () => {
 		const started = pidsIn(pids);
 		assert.equal(started.length, 1);
 		assert.equal(isAlive(started[0]!), false, "the server ended with the run");
+	});
+
+	test("with codemode exposure the tool answers from a codemode script, and is not declared to the model", async () => {
+		using dir = tempDir();
+		const pids = join(dir.path, "pids");
+		const config = {
+			mcpServers: { echo: { command: "node", args: [ECHO_SERVER], exposure: "codemode", env: { MCP_PID_FILE: pids } } },
+		};
+		writeFileSync(join(dir.path, "mcp.json"), JSON.stringify(config));
+		const script = { code: "return await tools.mcp__echo__echo({ text: 'from a script' })" };
+		const result = await runPier(["run", "--no-session", "--mode", "json", `codemode ${JSON.stringify(script)}`], {
+			agentDir: dir.path,
+		});
+		assert.equal(result.code, 0, result.stderr);
+		const ends = jsonLines(result.stdout).filter((e) => e.type === "tool_execution_end") as unknown as {
+			toolName: string;
+			isError: boolean;
+			result: unknown;
+		}[];
+		// The script's call of the MCP tool is a nested call: it ends too, inside the codemode call.
+		assert.deepEqual(ends.map((e) => e.toolName).sort(), ["codemode", "mcp__echo__echo"], result.stdout.slice(-2000));
+		const codemode = ends.find((e) => e.toolName === "codemode")!;
+		assert.equal(codemode.isError, false, JSON.stringify(codemode));
+		assert.match(JSON.stringify(codemode.result), /echo: from a script/);
+		const direct = await runPier(["run", "--no-session", 'mcp__echo__echo {"text":"hi"}'], { agentDir: dir.path });
+		assert.match(direct.stdout, /no active tool named "mcp__echo__echo"/, "codemode tools are not the model's");
 	});
 
 	test("--no-mcp starts no server", async () => {

@@ -25,6 +25,10 @@ export const NORMALISATIONS: Array<{ what: string; why: string }> = [
 		why: "how long the model server took to answer on this run (pi 1.6 records it), and how long a bash command ran",
 	},
 	{
+		what: "`durationMs` of an aborted answer is dropped",
+		why: "pi records it only when the server's answer had begun before the abort: a race, in pi as in pier",
+	},
+	{
 		what: "pier's stderr lines `pier: model …` and `pier: rpc mode · model …` are dropped",
 		why: "pier says which model and session it uses (pi says nothing); docs/parity.md, on purpose",
 	},
@@ -88,7 +92,12 @@ export class Normaliser {
 		if (typeof value === "string") return this.text(value);
 		if (Array.isArray(value)) return value.map((item) => this.json(item));
 		if (value && typeof value === "object") {
-			return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.json(v, k)]));
+			const aborted = (value as { stopReason?: unknown }).stopReason === "aborted";
+			return Object.fromEntries(
+				Object.entries(value)
+					.filter(([k]) => !(aborted && k === "durationMs"))
+					.map(([k, v]) => [k, this.json(v, k)]),
+			);
 		}
 		return value;
 	}
