@@ -18,9 +18,6 @@
  * is the wire reference (Appendix B: the guest core).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { readSync } from "node:fs";
-import { availableParallelism } from "node:os";
-import { performance } from "node:perf_hooks";
 import { createGuest, messageOf, PROTOCOL_VERSION } from "../core/guest.mjs";
 
 export { ExtensionRequestError } from "../core/guest.mjs";
@@ -34,38 +31,6 @@ export class FrameTooLargeError extends Error {
 		super(`extension protocol frame exceeds ${maxFrameBytes} bytes (max_frame_bytes; this one is ${bytes})`);
 		this.name = "FrameTooLargeError";
 		this.code = "frame_too_large";
-	}
-}
-
-/**
- * After answering, the kit looks at stdin this long for the host's next frame before its event loop goes to
- * sleep: waking a sleeping process costs more than a quick call (tens of microseconds on a virtual machine),
- * and calls often come one right after another. The host does the same for answers (answer-wait.ts).
- */
-const LINGER_MS = 0.2;
-/** Not on one CPU: there the kit spinning would only keep the host from sending. */
-const LINGER = availableParallelism() > 1;
-const scratch = Buffer.allocUnsafe(64 * 1024);
-
-/**
- * What stdin holds now, into `scratch`: its length, 0 while it is empty, -1 at its end or on an error (both the
- * stream's to report). An empty pipe is an exception from readSync; its stack is not captured, which was half the
- * cost of each look (about 2 of 4 µs).
- */
-function readWaiting(fd) {
-	const limit = Error.stackTraceLimit;
-	try {
-		Error.stackTraceLimit = 0;
-	} catch {
-		// Error is frozen (the extension hardened its realm): the look just costs more.
-	}
-	try {
-		const read = readSync(fd, scratch, 0, scratch.length, null);
-		return read > 0 ? read : -1;
-	} catch (error) {
-		return error.code === "EAGAIN" ? 0 : -1;
-	} finally {
-		if (Error.stackTraceLimit !== limit) Error.stackTraceLimit = limit;
 	}
 }
 
@@ -176,8 +141,6 @@ class NodeTransport {
 		this.manifest = manifest;
 		this.maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
 		this.outbox = undefined;
-		/** A frame that asks for or answers something went out: the host's next frame may be close behind. */
-		this.replyDue = false;
 		this.splitter = undefined;
 		const storage = new AsyncLocalStorage();
 		this.guest = createGuest({
@@ -212,26 +175,6 @@ class NodeTransport {
 		} catch (error) {
 			this.fatal(`protocol error: ${messageOf(error)}`);
 		}
-	}
-
-	/**
-	 * LINGER_MS: takes the host's next chunk straight from stdin (a pipe libuv keeps non-blocking: empty is
-	 * EAGAIN, not a wait), as the stream would have delivered it, and returns at once so its work can run. Only
-	 * while the stream holds nothing of its own, so the order of what arrives cannot change.
-	 */
-	linger() {
-		const stdin = process.stdin;
-		const fd = stdin._handle?.fd;
-		// A pipe only (what a host gives it): a terminal's stdin, when an author runs the kit by hand, is left alone.
-		if (fd !== 0 || stdin.isTTY || stdin.readableLength > 0 || !stdin.readableFlowing) return;
-		const until = performance.now() + LINGER_MS;
-		do {
-			const read = readWaiting(fd);
-			if (read === 0) continue;
-			// End of file is the stream's to see ("end" exits).
-			if (read > 0) this.onData(Buffer.from(scratch.subarray(0, read)));
-			return;
-		} while (performance.now() < until);
 	}
 
 	/**
@@ -282,7 +225,6 @@ class NodeTransport {
 	 */
 	send(frame) {
 		const line = encodeFrame(frame, this.maxFrameBytes);
-		if (frame.type === "response" || frame.type === "request") this.replyDue = true;
 		if (this.outbox !== undefined) {
 			this.outbox += line;
 			return;
@@ -296,10 +238,5 @@ class NodeTransport {
 		const lines = this.outbox;
 		this.outbox = undefined;
 		if (lines.length > 0) this.writeFrame(lines);
-		if (this.replyDue && LINGER) {
-			this.replyDue = false;
-			// After what the extension itself scheduled this turn: its setImmediate work runs before the next frame.
-			setImmediate(() => this.linger());
-		}
 	};
 }

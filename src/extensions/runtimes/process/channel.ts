@@ -16,7 +16,6 @@ import { adopt, ExtensionCgroup, wrapSpawn } from "./cgroup.js";
 import { DEFAULT_MAX_FRAME_BYTES, encodeFrameText, FrameDecoder, type FrameError } from "../../protocol/codec.js";
 import { PROTOCOL_VERSION } from "../../protocol/frames.js";
 import type { Channel, ChannelEvents } from "../../host/channel.js";
-import { type AnswerSource, expectAnswer, readNow, turnTo } from "../answer-wait.js";
 
 /** rpi keeps this much of a child's stderr for error messages. */
 export const STDERR_TAIL_BYTES = 16 * 1024;
@@ -128,9 +127,7 @@ class StderrTail {
 	}
 }
 
-export class ProcessChannel implements Channel, AnswerSource {
-	/** The kit (or plugin host) lingers after answering whatever the host does next. */
-	readonly lingersRegardless = true;
+export class ProcessChannel implements Channel {
 	readonly exited: Promise<void>;
 	private readonly child: ChildProcess;
 	/** Where frames go to the child and come from it: its stdin/stdout, or fds 3/4. */
@@ -217,23 +214,6 @@ export class ProcessChannel implements Channel, AnswerSource {
 		this.receive(chunk);
 	}
 
-	/**
-	 * answer-wait.ts: takes what the child has written so far straight from the pipe, as the stream would have
-	 * delivered it; only while the stream holds nothing of its own.
-	 */
-	takeWaiting(): "took" | "nothing" | "closed" {
-		if (this.outbox) this.flush();
-		const fd = (this.fromChild as { _handle?: { fd?: unknown } })._handle?.fd;
-		if (this.closedReason !== undefined || typeof fd !== "number" || fd < 0) return "closed";
-		if ((this.fromChild as unknown as { readableLength: number }).readableLength > 0) return "closed";
-		const chunk = readNow(fd);
-		if (chunk === "empty") return "nothing";
-		// End of file is the stream's to see (its "end" and the child's exit do the rest).
-		if (chunk === "end") return "closed";
-		this.onData(chunk);
-		return "took";
-	}
-
 	start(events: ChannelEvents): void {
 		this.events = events;
 		for (const value of this.backlog.splice(0)) events.frame(value);
@@ -254,10 +234,6 @@ export class ProcessChannel implements Channel, AnswerSource {
 			this.outbox = "";
 			setImmediate(this.flush);
 		}
-		// No QuickJS worker need linger for the host now.
-		turnTo(0);
-		// The wait writes what is held back before it looks (takeWaiting).
-		if (frame.type === "request" || frame.type === "response") expectAnswer(this);
 	}
 
 	private readonly flush = (): void => {

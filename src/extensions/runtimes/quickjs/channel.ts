@@ -1,18 +1,15 @@
 /** QuickJS extensions: a guest in a shared worker thread (pool.ts), frames as strings over its own port. */
-import { MessageChannel, type MessagePort, receiveMessageOnPort } from "node:worker_threads";
+import { MessageChannel, type MessagePort } from "node:worker_threads";
 import type { Channel, ChannelEvents } from "../../host/channel.js";
 import { DEFAULT_MAX_FRAME_BYTES, encodeFrameText } from "../../protocol/codec.js";
 import type { QuickJsGuestData } from "./guest.js";
 import { readWorkerMessage, type WorkerMessage } from "./inbound.js";
 import { admitGuest, type Lease } from "./pool.js";
-import { type AnswerSource, expectAnswer } from "../answer-wait.js";
 
 /** The seed's bound: each extension's WebAssembly memory may not grow past this. */
 export const QUICKJS_MEMORY_BYTES = 64 * 1024 * 1024;
 
-export class QuickJsChannel implements Channel, AnswerSource {
-	/** Its worker stops lingering once the host gives a frame elsewhere (answer-wait.ts `lastTarget`). */
-	readonly lingersRegardless = false;
+export class QuickJsChannel implements Channel {
 	readonly exited: Promise<void>;
 	private readonly port: MessagePort;
 	private readonly lease: Lease;
@@ -80,16 +77,6 @@ export class QuickJsChannel implements Channel, AnswerSource {
 		if (this.closedReason !== undefined) throw new Error(`extension channel is closed (${this.closedReason})`);
 		// The line's text without its LF: no Buffer on the way, the port carries strings.
 		this.port.postMessage(encodeFrameText(frame, this.maxFrameBytes).slice(0, -1));
-		this.lease.sent();
-		if (frame.type === "request" || frame.type === "response") expectAnswer(this);
-	}
-
-	takeWaiting(): "took" | "nothing" | "closed" {
-		if (this.ended) return "closed";
-		const next = receiveMessageOnPort(this.port);
-		if (!next) return "nothing";
-		this.receive(next.message);
-		return "took";
 	}
 
 	async terminate(): Promise<void> {

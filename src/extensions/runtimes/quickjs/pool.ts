@@ -12,7 +12,6 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { type MessagePort, Worker } from "node:worker_threads";
-import { lastTarget, spinningPays, turnTo } from "../answer-wait.js";
 import type { QuickJsGuestData } from "./guest.js";
 import type { WorkerControl, QuickJsWorkerData } from "./worker.js";
 
@@ -46,12 +45,7 @@ export interface Tenant {
 export interface Lease {
 	/** The guest is let go: it stops at its next interrupt poll, its slot is reused once the worker confirms. */
 	release(): void;
-	/** The host has just given the guest a frame (answer-wait.ts `turnTo`). */
-	sent(): void;
 }
-
-/** Worker numbers for answer-wait.ts `lastTarget` (0 is every channel that is not a QuickJS worker's). */
-let workersMade = 0;
 
 class PoolWorker {
 	readonly tenants = new Map<number, Tenant>();
@@ -62,8 +56,6 @@ class PoolWorker {
 	private readonly stop = new Int32Array(new SharedArrayBuffer(4 * GUESTS_PER_WORKER));
 	private watchdog: NodeJS.Timeout | undefined;
 	private watchdogMs = 0;
-	/** This worker's number in answer-wait.ts `lastTarget`. */
-	private readonly number = ++workersMade;
 	dead = false;
 
 	constructor(private readonly removed: (worker: PoolWorker) => void) {
@@ -72,9 +64,6 @@ class PoolWorker {
 			wasmModule: quickjsModule(),
 			beat: this.beat,
 			stop: this.stop,
-			linger: spinningPays,
-			lastTarget,
-			number: this.number,
 		};
 		// 8 MiB of native stack: QuickJS's own recursion limit (per guest) trips before Node's does, even with a
 		// neighbour's turn nested on top of a deep one.
@@ -107,10 +96,7 @@ class PoolWorker {
 		this.arm();
 		const control: WorkerControl = { start: slot, data, port };
 		this.worker.postMessage(control, [port]);
-		const number = this.number;
 		return {
-			// Written only when it changes: lingering workers read it in their loop.
-			sent: () => turnTo(number),
 			release: () => {
 				if (this.tenants.get(slot) !== tenant) return;
 				this.tenants.delete(slot);

@@ -6,11 +6,12 @@
  * The scheduler keeps neighbours from waiting on each other. The thread runs one guest's turn at a time, but a
  * running guest's interrupt handler (QuickJS polls it every few thousand operations) looks at the other guests'
  * ports, at most every POLL_MS, and runs any waiting frame there and then, nested one level deep: a guest
- * spinning until its deadline delays a neighbour's frame by about half a millisecond (bench:
- * quickjs.roundtrip.beside-spinner), not by its deadline. The time a
+ * computing until its deadline delays a neighbour's frame by about one poll, not by its deadline. The time a
  * nested turn takes is not charged to the guest it interrupted (each guest's deadline and watchdog run on its
  * own clock). A nested turn is not itself interrupted for a third guest (it would deepen the native stack with
  * every guest), so a third guest's frame waits for the nested turn to end.
+ *
+ * Between turns the thread sleeps in its event loop: each guest's frames arrive as "message" events on its port.
  */
 import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import { Guest, type QuickJsGuestData } from "./guest.js";
@@ -25,12 +26,6 @@ export interface QuickJsWorkerData {
 	beat: BigInt64Array;
 	/** Shared with the pool: 1 at a slot whose guest the host has let go (the guest stops at its next poll). */
 	stop: Int32Array;
-	/** Whether to linger after a turn (answer-wait.ts `spinningPays`, decided once in the host's thread). */
-	linger: boolean;
-	/** Shared by every worker: [0] the number of the worker the host last gave a frame to, 0 for any other channel (answer-wait.ts `lastTarget`). */
-	lastTarget: Int32Array;
-	/** This worker's number in `lastTarget`. */
-	number: number;
 }
 
 /** What the pool posts on the worker's own port. */
@@ -38,19 +33,8 @@ export type WorkerControl = { start: number; data: QuickJsGuestData; port: Messa
 
 /** Neighbours' ports are looked at no more often than this while a guest runs. */
 const POLL_MS = 0.2;
-/**
- * After a turn, the thread keeps looking at its guests' ports this long before it goes back to sleep in its
- * event loop. Waking a sleeping thread costs tens of microseconds (on a virtual machine, a halted vCPU's
- * wake-up); a call that follows its predecessor within the window is picked up without one.
- */
-const LINGER_MS = 0.2;
-/** A thread that keeps finding frames still returns to its event loop this often (admissions, closes). */
-const LINGER_MAX_MS = 5;
-
-const { wasmModule, beat, stop, linger: lingering, lastTarget, number } = workerData as QuickJsWorkerData;
+const { wasmModule, beat, stop } = workerData as QuickJsWorkerData;
 const guests = new Map<number, Guest>();
-/** The guests that have loaded: their frames are delivered as they come (earlier ones wait in `admit`). */
-const loaded: Guest[] = [];
 /** The guests whose turns are on the stack: the interrupted one first. */
 const stack: Guest[] = [];
 let lastPoll = 0;
@@ -87,30 +71,6 @@ function turn(guest: Guest, work: () => void): void {
 	}
 }
 
-/**
- * Looks at every loaded guest's port until none has had a frame for LINGER_MS (or LINGER_MAX_MS have passed),
- * delivering each frame found: the same order and the same turns as the event loop's delivery, without the
- * thread falling asleep between calls that come one after the other. Not once the host has turned to another
- * worker: that worker needs the CPU this loop would hold.
- */
-function linger(): void {
-	if (stack.length > 0 || !lingering) return;
-	const began = performance.now();
-	let idleSince = began;
-	for (
-		let now = began;
-		now - idleSince < LINGER_MS && now - began < LINGER_MAX_MS && Atomics.load(lastTarget, 0) === number;
-		now = performance.now()
-	) {
-		for (const guest of loaded) {
-			const next = guest.stopped ? undefined : receiveMessageOnPort(guest.port);
-			if (!next) continue;
-			deliver(guest, next.message);
-			idleSince = performance.now();
-		}
-	}
-}
-
 const host = {
 	poll(guest: Guest): void {
 		// Outside a turn (the guest core starting) there is no turn to show alive, nor to nest in.
@@ -139,7 +99,6 @@ async function admit(slot: number, data: QuickJsGuestData, port: MessagePort): P
 	port.once("close", () => {
 		guest.stopped = true;
 		if (guests.get(slot) === guest) guests.delete(slot);
-		if (loaded.includes(guest)) loaded.splice(loaded.indexOf(guest), 1);
 		// Only now may the pool give the slot (and its stop flag) to another guest.
 		parentPort!.postMessage({ gone: slot });
 	});
@@ -149,7 +108,6 @@ async function admit(slot: number, data: QuickJsGuestData, port: MessagePort): P
 	port.on("message", (message: unknown) => {
 		if (early) return void early.push(message);
 		deliver(guest, message);
-		linger();
 	});
 	try {
 		await guest.start(wasmModule);
@@ -159,9 +117,7 @@ async function admit(slot: number, data: QuickJsGuestData, port: MessagePort): P
 	turn(guest, () => guest.load());
 	const waiting = early;
 	early = undefined;
-	loaded.push(guest);
 	for (const message of waiting) deliver(guest, message);
-	linger();
 }
 
 parentPort!.on("message", (control: WorkerControl) => {
