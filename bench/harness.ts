@@ -26,7 +26,7 @@ export interface FigureSpec {
 	/** What explains the figure, measured in the same run between the figure's blocks. */
 	baseline?: {
 		title: string;
-		/** When the baseline is a figure of its own (e.g. `pipe.roundtrip`), its id: it gets its own line. */
+		/** When the baseline is a figure of its own (e.g. `pipe.jsonl-echo`), its id: it gets its own line. */
 		id?: string;
 		run: Block;
 	};

@@ -1,45 +1,55 @@
 /**
- * Process extensions: tool round trip and pipelined throughput beside a raw JSONL pipe echo (the floor any
- * stdio protocol stands on), calls alternating between two extensions beside calls to one, and load time
- * (spawn → ready) for 1 and 10 extensions beside a bare spawn.
+ * Process extensions: tool round trip, CPU per call and pipelined throughput beside a JSONL echo child (the
+ * protocol's floor: JSON frames encoded and parsed on both sides, nothing else), calls alternating between two
+ * extensions beside calls to one, and load time (spawn → ready) for 1 and 10 extensions beside a bare spawn.
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ExtensionHost } from "../src/extensions/host/host.js";
+import type { ProcessChannel } from "../src/extensions/runtimes/process/channel.js";
+import { cpuPerCall } from "./cpu.js";
 import type { Result } from "./figures.js";
 import { echoHost } from "./fixture-copies.js";
 import { type BenchContext, compareAll, ratePerSecond, timeEach, timeOnce } from "./harness.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const RAW_ECHO = join(ROOT, "bench", "fixtures", "raw-echo.mjs");
+const JSONL_ECHO = join(ROOT, "bench", "fixtures", "jsonl-echo.mjs");
 
 /** Round trips per block, and calls per throughput block. */
 export const ROUND_TRIPS = 1_000;
 export const PIPELINED = 20_000;
 
-/** A raw pipe to a child that echoes lines, carrying a line the size of the host's request frame. */
-export function rawPipe() {
-	const child = spawn(process.execPath, [RAW_ECHO], { stdio: ["pipe", "pipe", "inherit"] });
-	const waiting: Array<() => void> = [];
-	let buffer = "";
+/**
+ * A pipe to bench/fixtures/jsonl-echo.mjs: each call encodes a request frame like the host's tool call, the child
+ * parses it and encodes a response, and the answer is parsed and matched to its call by id, all event-driven.
+ */
+export function jsonlPipe() {
+	const child = spawn(process.execPath, [JSONL_ECHO], { stdio: ["pipe", "pipe", "inherit"] });
+	const waiting = new Map<string, (value: unknown) => void>();
+	let pending = "";
+	let next = 0;
 	child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-		buffer += chunk;
-		let nl = buffer.indexOf("\n");
-		while (nl >= 0) {
-			buffer = buffer.slice(nl + 1);
-			waiting.shift()?.();
-			nl = buffer.indexOf("\n");
+		pending += chunk;
+		for (let lf = pending.indexOf("\n"); lf >= 0; lf = pending.indexOf("\n")) {
+			const frame = JSON.parse(pending.slice(0, lf)) as { id: string; result: { value: unknown } };
+			pending = pending.slice(lf + 1);
+			waiting.get(frame.id)?.(frame.result.value);
+			waiting.delete(frame.id);
 		}
 	});
-	const line = `${JSON.stringify({ type: "request", id: "x", request: { kind: "invoke", invocation: { kind: "tool", name: "echo", callId: "c", arguments: { text: "hi" } } } })}\n`;
+	const invocation = { kind: "tool", name: "echo", callId: "c", arguments: { text: "hi" } };
 	const roundTrip = () =>
-		new Promise<void>((resolve) => {
-			waiting.push(resolve);
-			child.stdin.write(line);
+		new Promise<unknown>((resolve) => {
+			const id = `h-${next++}`;
+			waiting.set(id, resolve);
+			child.stdin.write(
+				`${JSON.stringify({ type: "request", id, generation: 1, request: { kind: "invoke", invocation } })}\n`,
+			);
 		});
 	return {
 		roundTrip,
+		pid: child.pid!,
 		/** A block of sequential round trips, µs each. */
 		block: () => timeEach(roundTrip, ROUND_TRIPS, "µs"),
 		close: () => child.kill(),
@@ -65,11 +75,12 @@ const bareSpawn = () =>
 	);
 
 export async function benchProcess(ctx: BenchContext): Promise<Result[]> {
-	const raw = rawPipe();
+	const pipe = jsonlPipe();
 	const host = await echoHost("process", 1);
 	const pair = await echoHost("process", 2);
 	const args = { text: "hi" };
 	const call = () => host.invokeTool("echo", "c", args);
+	const childPid = (host.instances[0]!.channel as ProcessChannel).pid!;
 	// Calls that alternate between two extensions, as a hook fanned out to several does.
 	let turn = 0;
 	const alternate = () => pair.invokeTool(turn++ % 2 === 0 ? "echo" : "echo_1", "c", args);
@@ -80,18 +91,25 @@ export async function benchProcess(ctx: BenchContext): Promise<Result[]> {
 				title: "tool round trip, process extension",
 				unit: "µs",
 				run: () => timeEach(call, ROUND_TRIPS, "µs"),
-				baseline: { id: "pipe.roundtrip", title: "raw JSONL pipe echo", run: raw.block },
+				baseline: { id: "pipe.jsonl-echo", title: "JSONL echo child round trip", run: pipe.block },
+			},
+			{
+				id: "process.cpu-per-call",
+				title: "CPU per tool round trip, host + process extension",
+				unit: "µs",
+				run: () => cpuPerCall(call, ROUND_TRIPS, childPid),
+				baseline: {
+					id: "pipe.jsonl-echo.cpu",
+					title: "CPU per round trip, host + JSONL echo child",
+					run: () => cpuPerCall(pipe.roundTrip, ROUND_TRIPS, pipe.pid),
+				},
 			},
 			{
 				id: "process.throughput",
 				title: `pipelined tool calls, process extension (${PIPELINED.toLocaleString("en")} per block)`,
 				unit: "/s",
 				run: () => ratePerSecond(call, PIPELINED),
-				baseline: {
-					id: "pipe.throughput",
-					title: "raw JSONL pipe echo",
-					run: () => ratePerSecond(raw.roundTrip, PIPELINED),
-				},
+				baseline: { title: "JSONL echo child", run: () => ratePerSecond(pipe.roundTrip, PIPELINED) },
 			},
 			{
 				id: "process.alternating.2",
@@ -116,7 +134,7 @@ export async function benchProcess(ctx: BenchContext): Promise<Result[]> {
 			},
 		]);
 	} finally {
-		raw.close();
+		pipe.close();
 		await Promise.all([host.shutdown("bench"), pair.shutdown("bench")]);
 	}
 }

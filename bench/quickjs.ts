@@ -1,6 +1,6 @@
 /**
- * QuickJS extensions: tool and command round trips beside a raw pipe echo (an in-process sandbox should beat
- * a process), event fan-out to 10 extensions beside one round trip, a round trip while a neighbour on the same
+ * QuickJS extensions: tool and command round trips beside a process extension's (an in-process sandbox should
+ * beat a process), event fan-out to 10 extensions beside one round trip, a round trip while a neighbour on the same
  * worker computes beside one without, load beside a process extension's, and the resident memory of 50 idle
  * extensions, per extension (a fresh process per sample: quickjs-memory.ts).
  */
@@ -13,7 +13,7 @@ import { quickjsWorkers } from "../src/extensions/runtimes/quickjs/pool.js";
 import type { Result } from "./figures.js";
 import { echoHost, fixtureDirs } from "./fixture-copies.js";
 import { type BenchContext, compareAll, timeEach, timeOnce } from "./harness.js";
-import { ROUND_TRIPS, rawPipe } from "./process.js";
+import { ROUND_TRIPS } from "./process.js";
 
 const MEMORY_CHILD = fileURLToPath(new URL("./quickjs-memory.js", import.meta.url));
 const SPINNER = fileURLToPath(new URL("../../bench/fixtures/spin-quickjs", import.meta.url));
@@ -65,13 +65,17 @@ function memoryPerExtension(): number {
 }
 
 export async function benchQuickjs(ctx: BenchContext): Promise<Result[]> {
-	const raw = rawPipe();
+	const processHost = await echoHost("process", 1);
 	const qjs = await echoHost("quickjs", 1);
 	const ten = await echoHost("quickjs", 10);
 	const beside = await besideSpinner();
 	const args = { text: "hi" };
 	const call = () => qjs.invokeTool("echo", "c", args);
-	const pipe = { title: "raw JSONL pipe echo", run: raw.block };
+	const processCall = () => processHost.invokeTool("echo", "c", args);
+	const processSide = {
+		title: "process extension tool round trip",
+		run: () => timeEach(processCall, ROUND_TRIPS, "µs"),
+	};
 	try {
 		return await compareAll(ctx, [
 			{
@@ -79,14 +83,14 @@ export async function benchQuickjs(ctx: BenchContext): Promise<Result[]> {
 				title: "QuickJS tool round trip",
 				unit: "µs",
 				run: () => timeEach(call, ROUND_TRIPS, "µs"),
-				baseline: pipe,
+				baseline: { ...processSide, id: "process.roundtrip" },
 			},
 			{
 				id: "quickjs.command.roundtrip",
 				title: "QuickJS command round trip",
 				unit: "µs",
 				run: () => timeEach(() => qjs.invokeCommand("ping", ""), ROUND_TRIPS, "µs"),
-				baseline: pipe,
+				baseline: processSide,
 			},
 			{
 				id: "quickjs.fanout.10",
@@ -118,7 +122,7 @@ export async function benchQuickjs(ctx: BenchContext): Promise<Result[]> {
 			},
 		]);
 	} finally {
-		raw.close();
+		await processHost.shutdown("bench");
 		await qjs.shutdown("bench");
 		await ten.shutdown("bench");
 		await beside.host.shutdown("bench");
