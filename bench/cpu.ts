@@ -8,13 +8,17 @@ import { readdirSync, readFileSync } from "node:fs";
 /** CPU µs `pid` has run so far, over its live threads. */
 export function cpuMicros(pid: number): number {
 	let ns = 0;
+	let read = 0;
 	for (const task of readdirSync(`/proc/${pid}/task`)) {
 		try {
 			ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+			read++;
 		} catch {
 			// the thread ended between the listing and the read
 		}
 	}
+	if (read === 0)
+		throw new Error(`no /proc/${pid}/task/*/schedstat to read: the CPU figures need Linux with schedstat`);
 	return ns / 1_000;
 }
 
