@@ -12,8 +12,7 @@
  * taking its out-buffer first. On aarch64 it travels in x8, which no koffi signature can name: there `poll`
  * keeps its struct return (with integer fields).
  */
-import { HOST_FREE, koffi, StepTag } from "./abi.js";
-import { STEP_HEADER_BYTES, StepState, toolStepHelper } from "./tool-step.js";
+import { HOST_FREE, koffi } from "./abi.js";
 
 /** A plugin handle or pointer as koffi gives a `uintptr_t`: a number, or a BigInt past 2^53. */
 export type Address = number | bigint;
@@ -40,21 +39,6 @@ export interface ToolFns {
 	cancel(handle: Address): void;
 	destroy(handle: Address): void;
 	setWaker?: (handle: Address, callback: Address, data: number) => void;
-	/**
-	 * execute, the waker, the first poll and (when Done) the result taken and the handle destroyed, in one
-	 * crossing: present when the C helper is loaded (tool-step.ts). `partial`/`wake` are the host callbacks
-	 * that `poll`/`setWaker` would be given, `key` their user data.
-	 */
-	first?: (callId: string, params: string, key: number, partial: Address, wake: Address) => FirstStep;
-}
-
-/** What `first` did (tool-step.ts `StepState`): the handle (0 unless execute accepted) and the poll's tag. */
-export interface FirstStep {
-	state: number;
-	handle: Address;
-	tag: number;
-	/** The poll's payload as text, already reclaimed ("" when it had none or the tag is unknown). */
-	text: string;
 }
 
 /** The sret trick is x86-64's alone (see above). */
@@ -112,25 +96,6 @@ function addressAt(buffer: Buffer, offset: number): Address {
 	return high < 0x20_0000 ? high * 0x1_0000_0000 + low : (BigInt(high) << 32n) | BigInt(low);
 }
 
-/**
- * Plugin strings already copied out whose free is put off while `holding` (fast-tools.ts answers first and
- * frees after the write): the deallocator, then `ptr`, `len`, for each.
- */
-const held: unknown[] = [];
-let holding = false;
-
-/** Puts off (true) or resumes (false) freeing the plugin strings `take`/`takeRaw` copy out; see `releaseHeld`. */
-export function holdFrees(on: boolean): void {
-	holding = on;
-}
-
-/** Frees the strings held since `holdFrees(true)`, each with its own plugin's deallocator. */
-export function releaseHeld(): void {
-	for (let i = 0; i < held.length; i += 3)
-		(held[i] as (ptr: Address, len: number) => void)(held[i + 1] as Address, held[i + 2] as number);
-	held.length = 0;
-}
-
 export function bindTool(pointers: ToolPointers): ToolFns {
 	const execute = koffi.decode(pointers.execute, ToolExecuteRaw) as (
 		id: string | null,
@@ -180,13 +145,10 @@ export function bindTool(pointers: ToolPointers): ToolFns {
 	const takeRaw = (ptr: Address, len: number): string => {
 		if (!ptr) return "";
 		const text = len === 0 ? "" : readAt(ptr, len);
-		if (holding) held.push(free, ptr, len);
-		else free(ptr, len);
+		free(ptr, len);
 		return text;
 	};
-	const first = firstStep(pointers, takeRaw);
 	return {
-		...(first ? { first } : {}),
 		execute: (callId, params) => {
 			const len = Buffer.byteLength(params, "utf8");
 			const copy = strndup(params, len);
@@ -204,41 +166,6 @@ export function bindTool(pointers: ToolPointers): ToolFns {
 		cancel,
 		destroy,
 		...(setWaker ? { setWaker } : {}),
-	};
-}
-
-/** `ToolFns.first` through the helper, when it is loaded; bound to the plugin's functions at its first call. */
-function firstStep(pointers: ToolPointers, takeRaw: ToolFns["takeRaw"]): ToolFns["first"] {
-	const helper = toolStepHelper();
-	if (!helper) return undefined;
-	let bound: Address | undefined;
-	return (callId, params, key, partial, wake) => {
-		bound ??= helper.bind(
-			toAddress(pointers.execute),
-			toAddress(pointers.poll),
-			toAddress(pointers.destroy),
-			toAddress(pointers.free),
-			pointers.setWaker === undefined ? 0 : toAddress(pointers.setWaker),
-			partial,
-			wake,
-			HOST_FREE_ADDRESS,
-		);
-		if (!bound) throw new Error("out of memory binding a plugin tool");
-		const idLen = callId.length === 0 ? 0 : Buffer.byteLength(callId, "utf8");
-		// `params` is JSON text: it holds no NUL, so the helper takes its length from its terminator.
-		const state = helper.step(bound, idLen === 0 ? null : callId, idLen, params, key);
-		if (state === StepState.NoMemory)
-			throw new Error(`out of memory allocating ${Buffer.byteLength(params, "utf8")} bytes for a plugin string`);
-		const out = helper.buffer;
-		const handle = addressAt(out, 0);
-		if (state === StepState.Refused) return { state, handle, tag: 0, text: "" };
-		const tag = out.readUInt32LE(8);
-		const len = Number(addressAt(out, 16));
-		if (out.readUInt32LE(12) === 1)
-			return { state, handle, tag, text: out.toString("utf8", STEP_HEADER_BYTES, STEP_HEADER_BYTES + len) };
-		// Not copied: no payload, an unknown tag (nothing is read), or more than the buffer holds.
-		const known = tag === StepTag.Pending || tag === StepTag.Done || tag === StepTag.Err;
-		return { state, handle, tag, text: known ? takeRaw(addressAt(out, 24), len) : "" };
 	};
 }
 
