@@ -7,6 +7,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { tempDir } from "../helpers/pier-cli.js";
 import { testHost } from "../helpers/scripted.js";
+import { launchSpec } from "../../src/extensions/runtimes/table.js";
+import { loadManifest } from "../../src/extensions/manifest.js";
 import { cModule, spec, textOf } from "./host-helpers.js";
 
 interface Counts {
@@ -47,4 +49,21 @@ test("every first-step outcome answers, and the plugin's calls and strings are a
 	assert.equal(counts.paramsFreed, 9);
 	assert.equal(counts.stringsFreed, counts.stringsOut);
 	assert.deepEqual([counts.wakersSet, counts.wakersCleared], [1, 1]);
+});
+
+test("a result over the frame limit fails that call only; the plugin host goes on answering", async (t) => {
+	const dir = tempDir("pier-tool-outcomes-");
+	t.after(() => dir[Symbol.dispose]());
+	const { host } = testHost();
+	t.after(() => host.shutdown("test end"));
+	const plugin = await cModule(dir.path, "step_cases");
+	const limited = launchSpec(loadManifest(plugin), {
+		cwd: plugin,
+		projectTrusted: true,
+		deadlineMs: 30_000,
+		maxFrameBytes: 64 * 1024,
+	});
+	assert.deepEqual((await host.load([limited])).failures, []);
+	await assert.rejects(host.invokeTool("big", "c1", {}), /exceeds 65536 bytes/);
+	assert.equal(textOf(await host.invokeTool("done", "c2", {})), "done");
 });
