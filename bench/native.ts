@@ -10,7 +10,6 @@ import { fileURLToPath } from "node:url";
 import { ExtensionHost } from "../src/extensions/host/host.js";
 import type { ExtensionSpec } from "../src/extensions/host/instance.js";
 import { loadManifest } from "../src/extensions/manifest.js";
-import { toolStep } from "../src/extensions/runtimes/native/tool-step-build.js";
 import { launchSpec } from "../src/extensions/runtimes/table.js";
 import { nativeLibrary } from "../test/helpers/native-build.js";
 import { type BenchContext, compareAll, ratePerSecond, type Result, timeEach } from "./harness.js";
@@ -50,11 +49,6 @@ async function loadOnce(dir: string): Promise<number> {
 }
 
 export async function benchNative(ctx: BenchContext): Promise<Result[]> {
-	// Which tool path the figures are for: through the C helper, or one koffi crossing at a time.
-	const step = await toolStep();
-	ctx.log(
-		`  native tool calls: ${step.path !== undefined ? "through the tool-step helper" : `one crossing at a time (${step.reason})`}`,
-	);
 	const work = mkdtempSync(join(tmpdir(), "pier-bench-native-"));
 	const hosts: ExtensionHost[] = [];
 	try {

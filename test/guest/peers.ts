@@ -10,7 +10,6 @@ import type { HostFrame } from "../../src/extensions/protocol/frames.js";
 import { ProcessChannel } from "../../src/extensions/runtimes/process/channel.js";
 import { NativeChannel } from "../../src/extensions/runtimes/native/channel.js";
 import { PLUGIN_HOST_SCRIPT } from "../../src/extensions/runtimes/native/launcher.js";
-import { toolStep } from "../../src/extensions/runtimes/native/tool-step-build.js";
 import { QuickJsChannel } from "../../src/extensions/runtimes/quickjs/channel.js";
 import { cLibrary } from "../helpers/native-build.js";
 import { REPO_ROOT } from "../helpers/pier-cli.js";
@@ -164,7 +163,6 @@ export async function launchGuest(runtime: GuestRuntime, entry: string, m: Guest
 			capabilities: m.capabilities,
 			uiCapabilities: m.uiCapabilities,
 			version: m.version,
-			toolStep: (await toolStep()).path,
 		},
 		PLUGIN_HOST_SCRIPT,
 	);

@@ -8,7 +8,6 @@
 import type * as Kit from "../../../../kit/node/index.mjs";
 import type { ContextSnapshot, Mode } from "../../protocol/frames.js";
 import type { NativeActionHost } from "./actions.js";
-import type { FastTools } from "./fast-tools.js";
 import type { ProtocolPort } from "./protocol-io.js";
 
 /** The capability each runtime request kind needs, and what the refusal calls it. */
@@ -35,8 +34,6 @@ export interface ActionHostOptions {
 	owner: boolean;
 	/** The mode pier's hello gave (the kit's ctx.mode, read at the first invocation). */
 	mode: () => Mode;
-	/** Calls answered ahead of the kit: their snapshots and flags are read there. */
-	fast: FastTools;
 }
 
 export function actionHost(port: ProtocolPort, pi: Kit.ExtensionAPI, options: ActionHostOptions): NativeActionHost {
@@ -51,8 +48,8 @@ export function actionHost(port: ProtocolPort, pi: Kit.ExtensionAPI, options: Ac
 			if (refused) return Promise.reject(refused);
 			return pi.runtimeRequest(request as Parameters<Kit.ExtensionAPI["runtimeRequest"]>[0], requestOptions);
 		},
-		snapshot: () => options.fast.snapshot(() => pi.contextSnapshot() as ContextSnapshot | undefined),
-		flag: (name) => options.fast.flag(name, (flag) => pi.getFlag(flag)),
+		snapshot: () => pi.contextSnapshot() as ContextSnapshot | undefined,
+		flag: (name) => pi.getFlag(name),
 		get mode() {
 			return options.mode();
 		},

@@ -62,8 +62,6 @@ export interface NativeLaunch extends Omit<ProcessLaunch, "executable" | "argume
 	uiCapabilities: readonly string[];
 	/** The package manifest's version, for the hello (a plugin has no version of its own). */
 	version?: string | undefined;
-	/** The C helper for tool calls (tool-step-build.ts), when it is built. */
-	toolStep?: string | undefined;
 }
 
 export class NativeChannel implements Channel {
@@ -91,7 +89,6 @@ export class NativeChannel implements Channel {
 				"--ui-capabilities",
 				launch.uiCapabilities.join(","),
 				...(launch.maxFrameBytes ? ["--max-frame-bytes", String(launch.maxFrameBytes)] : []),
-				...(launch.toolStep ? ["--tool-step", launch.toolStep] : []),
 				...(launch.version ? ["--version", launch.version] : []),
 			],
 			protocolFds: true,

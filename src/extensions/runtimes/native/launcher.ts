@@ -10,7 +10,7 @@ export const PLUGIN_HOST_SCRIPT = fileURLToPath(new URL("./plugin-host.js", impo
 
 export type NativeSpecOptions = ChildSpecOptions;
 
-/** Loaded at the first launch: a session without native plugins never reads the channel or the tool-step build. */
+/** Loaded at the first launch: a session without native plugins never reads the channel. */
 const channelModule = (): Promise<{ NativeChannel: typeof NativeChannel }> => import("./channel.js");
 
 export function nativeSpec(manifest: ExtensionManifest, options: NativeSpecOptions): ExtensionSpec {
@@ -27,7 +27,6 @@ export function nativeSpec(manifest: ExtensionManifest, options: NativeSpecOptio
 					capabilities: manifest.capabilities,
 					uiCapabilities: manifest.uiCapabilities,
 					version: manifest.version,
-					toolStep: (await (await import("./tool-step-build.js")).toolStep()).path,
 				},
 				PLUGIN_HOST_SCRIPT,
 			),

@@ -1,6 +1,6 @@
 /**
  * The few libc calls the plugin host makes itself: a blocking `poll` for the synchronous protocol round trip
- * (no busy waiting), and the fd juggling that keeps a plugin's own stdin/stdout away from pier's
+ * and a full pipe (no busy waiting), and the fd juggling that keeps a plugin's own stdin/stdout away from pier's
  * (stdio.ts). Called through koffi, like the plugin.
  */
 import { koffi } from "./abi.js";
@@ -17,15 +17,24 @@ export const close = libc.func("int close(int fd)") as (fd: number) => number;
 const openFn = libc.func("int open(const char *path, int flags)") as (path: string, flags: number) => number;
 
 const POLLIN = 0x001;
+const POLLOUT = 0x004;
 const O_RDWR = 0o2;
 
 /** Blocks until `fd` is readable (or hung up) or `timeoutMs` passes; true when there is something to read. */
 export function waitReadable(fd: number, timeoutMs: number): boolean {
+	return pollOne(fd, POLLIN, Math.max(0, Math.min(timeoutMs, 2_147_483_647)));
+}
+
+/** Blocks until `fd` can take a write (or is hung up: the write then says why). */
+export function waitWritable(fd: number): void {
+	pollOne(fd, POLLOUT, -1);
+}
+
+function pollOne(fd: number, events: number, timeoutMs: number): boolean {
 	const pollfd = Buffer.alloc(8);
 	pollfd.writeInt32LE(fd, 0);
-	pollfd.writeInt16LE(POLLIN, 4);
-	const ready = pollFn(pollfd, 1, Math.max(0, Math.min(timeoutMs, 2_147_483_647)));
-	return ready > 0;
+	pollfd.writeInt16LE(events, 4);
+	return pollFn(pollfd, 1, timeoutMs) > 0;
 }
 
 export function openDevNull(): number {

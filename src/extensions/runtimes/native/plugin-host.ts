@@ -2,7 +2,7 @@
  * The plugin host: one Node process per native plugin library, a protocol-v1 guest written on the kit.
  *
  *   node plugin-host.js --id <id> --library <path> [--capabilities a,b] [--ui-capabilities c,d] [--max-frame-bytes N]
- *     [--tool-step <helper.so>] [--version <the manifest's version>]
+ *     [--version <the manifest's version>]
  *
  * Order matters: stdio is isolated before the library is opened (stdio.ts); the plugin registers at once
  * (registrars are only valid during that call); its `declare` goes to pier's native channel as a
@@ -11,16 +11,14 @@
  */
 import { parseArgs } from "node:util";
 import type * as Kit from "../../../../kit/node/index.mjs";
-import type { ContextSnapshot, Mode } from "../../protocol/frames.js";
+import type { Mode } from "../../protocol/frames.js";
 import { actionHost } from "./action-host.js";
 import { createActionSink } from "./actions-link.js";
 import { type LoadedPlugin, loadPlugin } from "./loader.js";
 import { type ActionSink, onDeclare, setActionSink } from "./registrars.js";
 import { ProtocolPort } from "./protocol-io.js";
-import { FastTools } from "./fast-tools.js";
 import { DEFAULT_DECLARATION } from "./registry.js";
 import { isolateStdio } from "./stdio.js";
-import { loadToolStep } from "./tool-step.js";
 import { wirePlugin } from "./wire.js";
 
 const { values } = parseArgs({
@@ -30,7 +28,6 @@ const { values } = parseArgs({
 		capabilities: { type: "string", default: "" },
 		"ui-capabilities": { type: "string", default: "" },
 		"max-frame-bytes": { type: "string", default: String(1024 * 1024) },
-		"tool-step": { type: "string" },
 		version: { type: "string" },
 	},
 });
@@ -61,10 +58,6 @@ onDeclare((declared) => {
 // finish is kept and sent); every other runtime_action gets -1, no bridge yet.
 setActionSink((actionId, argsJson) => earlyStdio(actionId, argsJson));
 
-// Before the plugin registers: its tools are bound to the helper as they are registered.
-const toolStepProblem = values["tool-step"] ? loadToolStep(values["tool-step"]) : undefined;
-if (toolStepProblem) process.stderr.write(`[${id}] ${toolStepProblem}; tool calls go one crossing at a time\n`);
-
 let loaded: LoadedPlugin | undefined;
 let loadError: Error | undefined;
 try {
@@ -79,12 +72,6 @@ if (!handedOver) stdio.release();
 // Until the kit is live the plugin's runtime_action answers -1 (no bridge): pier fails the whole load for a
 // runtime request before that.
 let mode: Mode = "print";
-const fast = new FastTools({
-	tools: loaded?.registry.tools ?? [],
-	maxFrameBytes,
-	write: (text) => port.write(text),
-	kit: (chunk) => port.toKit(chunk),
-});
 
 const kit = (await import(new URL("../../../../../kit/node/index.mjs", import.meta.url).href)) as typeof Kit;
 kit.runExtension(
@@ -97,7 +84,6 @@ kit.runExtension(
 			uiCapabilities,
 			onContext: (ctx) => {
 				mode = ctx.mode;
-				fast.seen(ctx.cwd, pi.contextSnapshot() as ContextSnapshot | undefined);
 			},
 			log: (line) => process.stderr.write(`[${id}] ${line}\n`),
 		});
@@ -107,12 +93,8 @@ kit.runExtension(
 			capabilities,
 			owner: declaration.ownsStdio,
 			mode: () => mode,
-			fast,
 		});
-		setImmediate(() => {
-			setActionSink(createActionSink(host));
-			port.fastPath = (chunk) => fast.take(chunk);
-		});
+		setImmediate(() => setActionSink(createActionSink(host)));
 	},
 	{ maxFrameBytes },
 );

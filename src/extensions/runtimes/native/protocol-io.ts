@@ -7,27 +7,18 @@
  * and whole, so a synchronous round trip (a plugin's `runtime_action`, which must answer before returning to
  * the plugin) can write its request and block reading fd 3 for the answer: every other frame read meanwhile
  * is queued and handed to the kit afterwards, in order. Responses to the host's own requests (ids
- * `native-N`) never reach the kit. A whole-line chunk read by the event loop is offered to the fast path
- * (fast-tools.ts) before the kit.
+ * `native-N`) never reach the kit. Otherwise fd 3 is read the ordinary way, by a socket's data events.
  */
 import { EventEmitter } from "node:events";
 import { readSync, writeSync } from "node:fs";
 import { Socket } from "node:net";
-import { readNow, spinningPays } from "../answer-wait.js";
-import { waitReadable } from "./libc.js";
+import { waitReadable, waitWritable } from "./libc.js";
 
 export const PROTOCOL_IN_FD = 3;
 export const PROTOCOL_OUT_FD = 4;
 
 const OWN_RESPONSE = Buffer.from('{"type":"response","id":"native-');
 const LF = 0x0a;
-/**
- * After answering pier, the plugin host looks at fd 3 this long for pier's next frame before its event loop
- * sleeps, as the Node kit does on stdin (kit/node/index.mjs): waking a sleeping process costs more than a
- * quick call. Not where spinning does not pay (answer-wait.ts `spinningPays`: one CPU).
- */
-const LINGER_MS = 0.2;
-const answers = (text: string) => text.startsWith('{"type":"response"') || text.includes('\n{"type":"response"');
 
 interface Result {
 	status: "success" | "failure";
@@ -61,14 +52,14 @@ function writeText(fd: number, text: string): void {
 	if (written < Buffer.byteLength(text, "utf8")) writeAll(fd, Buffer.from(text, "utf8"), written);
 }
 
-/** Writes all of `bytes` (from `offset`) to a (blocking or not) fd, waiting out EAGAIN. */
+/** Writes all of `bytes` (from `offset`) to a (blocking or not) fd, blocking in `poll` while the pipe is full. */
 function writeAll(fd: number, bytes: Buffer, offset = 0): void {
 	while (offset < bytes.length) {
 		try {
 			offset += writeSync(fd, bytes, offset, bytes.length - offset);
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
-			Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+			waitWritable(fd);
 		}
 	}
 }
@@ -89,16 +80,12 @@ export class ProtocolPort {
 	private endSent = false;
 	private nextId = 0;
 	private readonly waiting = new Map<string, (result: Result) => void>();
-	private readonly socket: Socket;
-	private lingerDue = false;
-	/** Looks at a whole-line chunk before the kit does (fast-tools.ts); true = dealt with. */
-	fastPath: ((chunk: Buffer) => boolean) | undefined;
 
 	constructor(private readonly maxFrameBytes: number) {
 		const emitter = new EventEmitter();
 		this.output = Object.assign(emitter, {
 			write: (chunk: string | Uint8Array, ...rest: unknown[]) => {
-				if (typeof chunk === "string") this.write(chunk);
+				if (typeof chunk === "string") writeText(PROTOCOL_OUT_FD, chunk);
 				else writeAll(PROTOCOL_OUT_FD, Buffer.from(chunk));
 				const done = rest.find((r) => typeof r === "function") as (() => void) | undefined;
 				done?.();
@@ -111,38 +98,11 @@ export class ProtocolPort {
 			this.kitListening = true;
 			setImmediate(() => this.scheduleDrain());
 		});
-		this.socket = new Socket({ fd: PROTOCOL_IN_FD, readable: true, writable: false });
-		this.socket.on("data", (chunk: Buffer) => this.received(chunk));
-		this.socket.on("end", () => this.end());
-		this.socket.on("error", () => this.end());
+		const socket = new Socket({ fd: PROTOCOL_IN_FD, readable: true, writable: false });
+		socket.on("data", (chunk: Buffer) => this.received(chunk));
+		socket.on("end", () => this.end());
+		socket.on("error", () => this.end());
 	}
-
-	/** Whole lines to pier, now (not `output.write`: the kit sends what others write there to stderr). */
-	write(text: string): void {
-		writeText(PROTOCOL_OUT_FD, text);
-		if (spinningPays && !this.lingerDue && answers(text)) {
-			this.lingerDue = true;
-			// After what the same turn scheduled (the plugin host goes live in a setImmediate after `load`).
-			setImmediate(this.linger);
-		}
-	}
-
-	/**
-	 * LINGER_MS: takes pier's next chunk straight from fd 3 (non-blocking: empty is EAGAIN), as the socket would
-	 * have delivered it, and returns at once so its work can run. Only while the socket holds nothing of its own.
-	 */
-	private readonly linger = (): void => {
-		this.lingerDue = false;
-		if (this.ended || this.socket.readableLength > 0) return;
-		const until = performance.now() + LINGER_MS;
-		do {
-			const chunk = readNow(PROTOCOL_IN_FD);
-			if (chunk === "empty") continue;
-			// End of file is the socket's to see.
-			if (chunk !== "end") this.received(chunk);
-			return;
-		} while (performance.now() < until);
-	};
 
 	/** One frame to pier, now. */
 	send(frame: unknown): void {
@@ -220,13 +180,8 @@ export class ProtocolPort {
 			chunk[chunk.length - 1] === LF &&
 			this.kitListening
 		) {
-			if (!this.fastPath?.(chunk)) this.toKit(chunk);
+			this.input.emit("data", chunk);
 		} else this.ingest(chunk);
-	}
-
-	/** Hands whole lines to the kit now (the fast path's hand-over). */
-	toKit(chunk: Buffer): void {
-		this.input.emit("data", chunk);
 	}
 
 	/** Splits on LF; the host's own responses are taken here, everything else queued for the kit in order. */

@@ -1,8 +1,6 @@
 /**
- * The plugin host answers a tool call that ends at once itself, ahead of the kit (fast-tools.ts), once a
- * first call through the kit has shown it the session's cwd. Each case makes that first call, then checks
- * that later calls answer exactly as the kit would: partials then the result, errors, a pending call handed
- * to the kit (cancel, wake), and runtime actions reading the running call's own context.
+ * Repeated native tool calls through one plugin host: every later call answers as the first did (partials
+ * then the result, errors, a pending call's cancel and wake), and a runtime action reads its own call's context.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
@@ -30,7 +28,7 @@ const withFlag = (value: boolean, sessionId: string) =>
 		flagValues: { "probe-flag": value },
 	}) as unknown as ContextSnapshot;
 
-describe("native tool calls answered ahead of the kit", () => {
+describe("repeated native tool calls", () => {
 	test("echo: every later call still sends its partial before its result, and the same text", async (t) => {
 		using dir = tempDir();
 		const { host } = testHost();
@@ -62,7 +60,7 @@ describe("native tool calls answered ahead of the kit", () => {
 		}
 	});
 
-	test("a pending call is handed to the kit: the agent's abort still cancels it, destroy runs once", async (t) => {
+	test("a pending call: the agent's abort cancels it, destroy runs once", async (t) => {
 		using dir = tempDir();
 		const { host } = testHost();
 		t.after(() => host.shutdown("test end"));
@@ -81,7 +79,7 @@ describe("native tool calls answered ahead of the kit", () => {
 		assert.ok(sleepy.polls <= 4, `polled ${sleepy.polls} times`);
 	});
 
-	test("a runtime_action inside such a call reads that call's context, not an earlier one's", async (t) => {
+	test("a runtime_action inside a call reads that call's context, not an earlier one's", async (t) => {
 		using dir = tempDir();
 		const { host } = testHost();
 		t.after(() => host.shutdown("test end"));
@@ -94,7 +92,7 @@ describe("native tool calls answered ahead of the kit", () => {
 			assert.equal(answer.code, 0);
 			return JSON.parse(answer.out).value;
 		};
-		assert.equal(await flag("f1", withFlag(false, "s-1")), false, "the first call, through the kit");
+		assert.equal(await flag("f1", withFlag(false, "s-1")), false);
 		assert.equal(await flag("f2", withFlag(true, "s-2")), true);
 		assert.equal(await flag("f3", withFlag(false, "s-3")), false);
 	});
