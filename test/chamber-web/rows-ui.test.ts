@@ -217,7 +217,7 @@ describe("row content in the browser", () => {
 	});
 
 	test("an image row shows a thumbnail of the image sent", async () => {
-		await sessionOn("local/seeing");
+		const id = await sessionOn("local/seeing");
 		await box().click();
 		await page.evaluate(`(() => {
 			const bytes = Uint8Array.from(atob(${JSON.stringify(PNG)}), (c) => c.charCodeAt(0));
@@ -236,6 +236,12 @@ describe("row content in the browser", () => {
 			async () => (await thumb.evaluate((i) => (i as unknown as { naturalWidth: number }).naturalWidth)) === 1,
 			"decoded",
 		);
+		const entry = await rows(page, "user").first().getAttribute("data-row-id");
+		const image = (n: string, at = entry) => api.call("GET", `/api/pi/sessions/${id}/images/${at}/${n}`);
+		assert.deepEqual((await image("0")).body, { mimeType: "image/png", data: PNG });
+		assert.equal((await image("1")).status, 404, "an image the message lacks");
+		assert.equal((await image("x")).status, 400, "an index that is not one");
+		assert.equal((await image("0", "no-such-entry")).status, 404, "an entry that is not a user message");
 		await idle(page);
 		await dismissToasts(page);
 		await shot(page, "rows-thumbnail.png");
