@@ -214,6 +214,16 @@ describe("row content in the browser", () => {
 		assert.match(sent, /<\/file>\\nwhat does @notes\/readme\.md say/);
 		const list = await api.call<{ sessions: { id: string; firstMessage?: string }[] }>("GET", "/api/pi/sessions");
 		assert.equal(list.body.sessions.find((s) => s.id === id)?.firstMessage, "what does @notes/readme.md say");
+
+		await phone(id, async (small) => {
+			const chip = small.getByTestId("file-chip").first();
+			await chip.click();
+			await small.getByTestId("file-preview").waitFor();
+			const b = await small.getByTestId("file-preview").boundingBox();
+			assert.ok(b && b.x >= 0 && b.x + b.width <= 390, `the preview stays on the phone: ${JSON.stringify(b)}`);
+			await dismissToasts(small);
+			await shot(small, "rows-phone-file-chips.png");
+		});
 	});
 
 	test("an image row shows a thumbnail of the image sent", async () => {
@@ -263,6 +273,9 @@ describe("row content in the browser", () => {
 		const line = page.getByTestId("forked-from");
 		await see(line, "alpha question");
 		assert.equal(await line.getAttribute("data-parent-id"), original);
+		await page
+			.locator(`[data-testid="session-item"][data-session-id="${fork}"] [data-testid="session-fork-mark"]`)
+			.waitFor();
 		const list = await api.call<{ sessions: { id: string; createdAt: string; modifiedAt: string }[] }>(
 			"GET",
 			"/api/pi/sessions",
@@ -275,6 +288,11 @@ describe("row content in the browser", () => {
 		);
 		await dismissToasts(page);
 		await shot(page, "rows-forked.png");
+		await phone(fork, async (small) => {
+			await see(small.getByTestId("forked-from"), "alpha question");
+			await dismissToasts(small);
+			await shot(small, "rows-phone-forked.png");
+		});
 		await page.getByTestId("forked-from-link").click();
 		await until(() => new URL(page.url()).searchParams.get("s") === original, "the original open");
 		await see(rows(page, "user"), "beta question");
