@@ -362,6 +362,10 @@ describe("row content in the browser", () => {
 		await send(page, "/tree");
 		const sheet = page.getByTestId("tree");
 		await sheet.locator('[data-testid="tree-node"][data-kind="card"]').nth(1).waitFor();
+		const card = sheet.locator('[data-testid="tree-node"][data-kind="card"]').first();
+		assert.equal(await card.locator(".tree-kind").count(), 0, "a card entry is one compact line");
+		const cardHeight = (await card.boundingBox())?.height ?? 0;
+		assert.ok(cardHeight > 0 && cardHeight < 26, `a compact line: ${cardHeight}px`);
 		await sheet.locator('[data-testid="tree-node"][data-kind="card"]').first().click();
 		await sheet.waitFor({ state: "detached" });
 		await see(pane, "first-version");
