@@ -17,7 +17,7 @@ import { SessionError } from "./session-error.js";
 import { SessionIndex } from "./session-index.js";
 import { SessionShelf } from "./session-shelf.js";
 import { viewOfFile } from "./session-file.js";
-import { pageOf, type RowPage } from "./transcript.js";
+import { forkedFromOf, pageOf, type RowPage } from "./transcript.js";
 import { isCommandName } from "./ui/text.js";
 import { BUILTIN_SHORTCUTS } from "./ui/shortcuts.js";
 import type { CreateSessionBody, SessionSummary, SessionView, TrustView, UiSettings } from "./wire.js";
@@ -123,6 +123,7 @@ export class Chamber {
 				...(info.firstMessage ? { firstMessage: info.firstMessage.slice(0, 200) } : {}),
 				live: false,
 				streaming: false,
+				...forkedFromOf(info.parentSession),
 			});
 		}
 		// Open sessions know better (and a new one has no file until its first answer).

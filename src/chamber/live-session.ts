@@ -14,6 +14,7 @@ import { watchPersistence } from "./persistence-watch.js";
 import { PiExtensionMetrics } from "./pi-metrics.js";
 import { RenderedRows } from "./rendered-rows.js";
 import { SessionActions } from "./session-actions.js";
+import { surfacesFromBranch } from "./ui/branch-surfaces.js";
 import { DIALOG_ENTRY, ERROR_ENTRY, entryFacts, rowOf, rowsOf, summaryOf, withTokensAfter } from "./transcript.js";
 import { AppMounts } from "./ui/app-mounts.js";
 import { withOwner } from "./ui/app-owner.js";
@@ -151,10 +152,7 @@ export class LiveSession {
 		const { session } = this;
 		const manager = session.sessionManager;
 		// Panels and apps outlive the daemon: they are rebuilt from the entries that created them.
-		this.ui.resetEntries();
-		for (const entry of manager.getEntries()) {
-			if (entry.type === "custom") this.ui.applyEntry(entry.customType, entry.data, false);
-		}
+		surfacesFromBranch(this.ui, manager);
 		watchPersistence(manager, {
 			current: (written) => written === this.session.sessionManager,
 			written: (entry, written) => this.entryWritten(entry, written),

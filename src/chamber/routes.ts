@@ -137,6 +137,13 @@ export function piRoutes(chamber: Chamber): Hono {
 		c.json({ nodes: (await chamber.running(c.req.param("id"))).actions.tree() }),
 	);
 
+	// A user message's image, as JSON: the page draws it from a data: URL (its CSP allows no other source).
+	app.get("/sessions/:id/images/:entryId/:n", async (c) => {
+		const n = Number(c.req.param("n"));
+		if (!Number.isInteger(n) || n < 0 || n > 63) return jsonError(c, 400, "bad_request", "n: an image index, 0 to 63");
+		return c.json((await chamber.running(c.req.param("id"))).actions.image(c.req.param("entryId"), n));
+	});
+
 	app.post("/sessions/:id/tree", jsonBody(Bodies.tree), async (c) => {
 		const b = c.req.valid("json");
 		const { entryId, ...options } = b;

@@ -19,6 +19,8 @@ import {
 import { OutsideWrites } from "./outside-writes.js";
 import type { PiExtensionMetrics } from "./pi-metrics.js";
 import { attachFiles } from "./attachments/attach.js";
+import { type UserImage, userImage } from "./user-images.js";
+import { surfacesFromBranch } from "./ui/branch-surfaces.js";
 import { findProjectFiles } from "./project-files.js";
 import { SessionError } from "./session-error.js";
 import { treeOf } from "./session-tree.js";
@@ -227,6 +229,10 @@ export class SessionActions implements ChamberCommandTarget {
 		return treeOf(this.session.sessionManager);
 	}
 
+	image(entryId: string, n: number): UserImage {
+		return userImage(this.session.sessionManager, entryId, n);
+	}
+
 	/**
 	 * pi's `navigateTree`: the leaf moves to `entryId` (a user message: to its parent, its text back into the
 	 * composer), optionally leaving a summary of the abandoned branch. Clients refetch the rows (`session.branch`).
@@ -237,6 +243,7 @@ export class SessionActions implements ChamberCommandTarget {
 			throw new SessionError("not_found", `this session has no entry ${entryId}`);
 		const result = await this.session.navigateTree(entryId, options);
 		if (result.cancelled) throw new SessionError("cancelled", "an extension cancelled the move in the tree");
+		surfacesFromBranch(this.live.ui, this.session.sessionManager);
 		this.live.publish("session.branch", { leafId: this.session.sessionManager.getLeafId() });
 		if (result.editorText !== undefined) this.live.ui.replaceEditorText(result.editorText);
 		this.live.publishUsage();

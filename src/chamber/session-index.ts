@@ -10,6 +10,7 @@ import { existsSync, type Stats } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { agentDir } from "../agent/paths.js";
+import { splitAttachedFiles } from "./attached-files.js";
 import { forEachLine, headerOf, lineText, messageLine, messageTime, parseLine } from "./session-lines.js";
 
 /** What the chamber lists of a session file: pi's `SessionInfo` without the text of every message. */
@@ -23,6 +24,8 @@ export interface StoredSession {
 	messageCount: number;
 	/** pi's placeholder "(no messages)" when no user message has text, as pi's listing says. */
 	firstMessage: string;
+	/** A fork's original file (pi's header `parentSession`). */
+	parentSession?: string;
 }
 
 /** Files stat-ed and read at once on a cold listing (pi reads 10 at a time). */
@@ -62,7 +65,8 @@ export function storedSessionOf(path: string, bytes: Buffer, stats: Pick<Stats, 
 			const t = new Date(entry.timestamp).getTime();
 			if (!Number.isNaN(t)) active(t);
 		}
-		if (!firstMessage && message.role === "user") firstMessage = textOf(message.content);
+		// The user's words: `@file` attachments come before them in the text pi stores.
+		if (!firstMessage && message.role === "user") firstMessage = splitAttachedFiles(textOf(message.content)).text;
 	};
 	const lastLine = bytes.lastIndexOf(0x0a, bytes.length - 2) + 1;
 	forEachLine(bytes, (start, end) => {
@@ -97,6 +101,9 @@ export function storedSessionOf(path: string, bytes: Buffer, stats: Pick<Stats, 
 	});
 	if (!header || notSession) return undefined;
 	const headerTime = typeof header.timestamp === "string" ? new Date(header.timestamp).getTime() : Number.NaN;
+	const parentSession = typeof header.parentSession === "string" ? header.parentSession : undefined;
+	// A fork copies its original's entries with their times; until it has newer ones, its age is its header's.
+	if (parentSession && lastActivity !== undefined && headerTime > lastActivity) lastActivity = headerTime;
 	const modified =
 		lastActivity !== undefined && lastActivity > 0
 			? new Date(lastActivity)
@@ -112,6 +119,7 @@ export function storedSessionOf(path: string, bytes: Buffer, stats: Pick<Stats, 
 		modified,
 		messageCount,
 		firstMessage: firstMessage || "(no messages)",
+		...(parentSession ? { parentSession } : {}),
 	};
 }
 

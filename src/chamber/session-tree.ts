@@ -52,14 +52,17 @@ export function treeOf(manager: Pick<SessionManager, "getTree" | "getBranch">): 
 	const active = new Set(manager.getBranch().map((e) => e.id));
 	const out: TreeNodeView[] = [];
 	// Iterative: a long session is a deep chain (each entry the child of the one before).
-	const stack: { node: Node; depth: number }[] = (manager.getTree() as Node[])
-		.map((node) => ({ node, depth: 0 }))
+	// start: the node opens a branch (its parent has other children); an unlisted entry passes it to its child.
+	const stack: { node: Node; depth: number; start: boolean }[] = (manager.getTree() as Node[])
+		.map((node) => ({ node, depth: 0, start: false }))
 		.reverse();
 	while (stack.length > 0) {
-		const { node, depth } = stack.pop() as { node: Node; depth: number };
+		const { node, depth, start } = stack.pop() as { node: Node; depth: number; start: boolean };
 		const shown = textOf(node.entry);
 		const branches = node.children.length > 1;
-		for (const child of [...node.children].reverse()) stack.push({ node: child, depth: branches ? depth + 1 : depth });
+		for (const child of [...node.children].reverse()) {
+			stack.push({ node: child, depth: branches ? depth + 1 : depth, start: branches || (!shown && start) });
+		}
 		if (!shown) continue;
 		const { kind, text } = shown;
 		out.push({
@@ -71,6 +74,7 @@ export function treeOf(manager: Pick<SessionManager, "getTree" | "getBranch">): 
 			text: text.replace(/\s+/g, " ").trim().slice(0, TEXT),
 			...(node.label ? { label: node.label.slice(0, TEXT) } : {}),
 			active: active.has(node.entry.id),
+			...(start ? { start: true } : {}),
 			timestamp: node.entry.timestamp,
 		});
 	}

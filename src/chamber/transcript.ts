@@ -5,6 +5,7 @@
  */
 import { estimateTokens, type SessionEntry } from "@earendil-works/pi-coding-agent";
 import { valueTooDeep } from "../extensions/protocol/depth.js";
+import { splitAttachedFiles } from "./attached-files.js";
 import { normalizeCard } from "./ui/cards.js";
 import { unwrapDescriptor } from "./ui/text.js";
 import { LIMITS } from "./ui/descriptors.js";
@@ -44,10 +45,12 @@ function messageRow(entry: SessionEntry & { type: "message" }): TranscriptRow | 
 			const images = Array.isArray(message.content)
 				? (message.content as Part[]).filter((p) => p?.type === "image").length
 				: 0;
+			const { text, files } = splitAttachedFiles(textOf(message.content));
 			return {
 				kind: "user",
 				id: entry.id,
-				text: cap(textOf(message.content)),
+				text: cap(text),
+				...(files.length ? { files: files.map((f) => ({ ...f, text: cap(f.text) })) } : {}),
 				...(images ? { images } : {}),
 				timestamp,
 			};
@@ -92,6 +95,7 @@ function messageRow(entry: SessionEntry & { type: "message" }): TranscriptRow | 
 				toolName: String(message.toolName),
 				text: cap(textOf(message.content)),
 				isError: message.isError === true,
+				...editDiffOf(message),
 				timestamp,
 			};
 		case "custom":
@@ -102,6 +106,12 @@ function messageRow(entry: SessionEntry & { type: "message" }): TranscriptRow | 
 		default:
 			return { kind: "custom", id: entry.id, customType: String(message.role), content: message };
 	}
+}
+
+/** pi's edit tool reports what it changed as `details.diff`, which pi's terminal draws coloured. */
+function editDiffOf(message: Record<string, unknown>): { diff?: string } {
+	const diff = (message.details as { diff?: unknown } | undefined)?.diff;
+	return message.toolName === "edit" && typeof diff === "string" && diff ? { diff: cap(diff) } : {};
 }
 
 function customMessageRow(id: string, customType: string, content: unknown, details: unknown): TranscriptRow {
@@ -288,7 +298,7 @@ export function entryFacts(entries: readonly SessionEntry[]): EntryFacts {
 
 /** A session's list entry from its header and entries' facts: one definition for live sessions and files alike. */
 export function summaryOf(
-	header: { id: string; cwd: string; timestamp: string },
+	header: { id: string; cwd: string; timestamp: string; parentSession?: string },
 	facts: EntryFacts,
 	state: { name?: string; live: boolean; streaming: boolean },
 ): SessionSummary {
@@ -298,10 +308,28 @@ export function summaryOf(
 		...(state.name ? { name: state.name } : {}),
 		cwd: header.cwd,
 		createdAt: header.timestamp,
-		modifiedAt: facts.modifiedAt ?? header.timestamp,
+		modifiedAt: forkAware(header, facts.modifiedAt),
 		messageCount: facts.messageCount,
 		...(first?.kind === "user" ? { firstMessage: first.text.slice(0, 200) } : {}),
 		live: state.live,
 		streaming: state.streaming,
+		...forkedFromOf(header.parentSession),
 	};
+}
+
+/**
+ * A fork copies its original's entries with their times: its age is its own, from its header, until it has
+ * newer entries.
+ */
+function forkAware(header: { timestamp: string; parentSession?: string }, lastEntry: string | undefined): string {
+	if (!lastEntry) return header.timestamp;
+	if (!header.parentSession) return lastEntry;
+	return Date.parse(lastEntry) > Date.parse(header.timestamp) ? lastEntry : header.timestamp;
+}
+
+/** pi names a session's file `<time>_<id>.jsonl`; its header's `parentSession` is that file's path. */
+export function forkedFromOf(parentSession: unknown): { forkedFrom?: string } {
+	if (typeof parentSession !== "string") return {};
+	const id = /_([^_/\\]+)\.jsonl$/.exec(parentSession)?.[1];
+	return id ? { forkedFrom: id } : {};
 }

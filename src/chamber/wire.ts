@@ -177,6 +177,18 @@ export interface SessionSummary {
 	archived?: boolean;
 	/** Dialogs waiting for the user's answer (open sessions only; absent when none). */
 	waiting?: number;
+	/** A fork's original (pi's header `parentSession`), by id. */
+	forkedFrom?: string;
+}
+
+/** A file a user message carries (pi's `@file`): its text went to the model before the user's words. */
+export interface AttachedFile {
+	path: string;
+	/** The text's size in UTF-8 bytes (text files only). */
+	bytes?: number;
+	/** A text file's content; an image's note from pi (empty when none). */
+	text: string;
+	image?: true;
 }
 
 export interface ToolCallView {
@@ -186,7 +198,8 @@ export interface ToolCallView {
 }
 
 export type TranscriptRow =
-	| { kind: "user"; id: string; text: string; images?: number; timestamp: number }
+	/** text: the user's own words; files: the `@file` attachments pi put before them. */
+	| { kind: "user"; id: string; text: string; files?: AttachedFile[]; images?: number; timestamp: number }
 	/** pi's user bash (`!cmd`; `!!cmd` is kept out of the model's context). */
 	| {
 			kind: "bash";
@@ -219,6 +232,8 @@ export type TranscriptRow =
 			toolName: string;
 			text: string;
 			isError: boolean;
+			/** pi's edit tool's `details.diff`: `+N line`, `-N line`, ` N line` and `   ...` lines. */
+			diff?: string;
 			timestamp: number;
 	  }
 	| { kind: "card"; id: string; source: "entry" | "message"; card: NormalizedCard }
@@ -301,6 +316,8 @@ export interface TreeNodeView {
 	label?: string;
 	/** On the path from the root to the current leaf. */
 	active: boolean;
+	/** The first listed entry of a branch (its parent has other children): where a connector forks off. */
+	start?: true;
 	timestamp: string;
 }
 

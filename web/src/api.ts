@@ -163,6 +163,8 @@ export const api = {
 			...(extra.images?.length ? { images: extra.images } : {}),
 		}),
 	files: (id: string, q: string) => request<{ files: string[] }>("GET", `${session(id)}/files?q=${enc(q)}`),
+	userImage: (id: string, entryId: string, n: number) =>
+		request<{ mimeType: string; data: string }>("GET", `${session(id)}/images/${enc(entryId)}/${n}`),
 	tree: (id: string) => request<{ nodes: TreeNodeView[] }>("GET", `${session(id)}/tree`),
 	navigateTree: (id: string, entryId: string, summarize: boolean) =>
 		request<{ ok: true }>("POST", `${session(id)}/tree`, { entryId, ...(summarize ? { summarize } : {}) }),

@@ -3,6 +3,7 @@
  * move of wire.ts or descriptors.ts touches a single line here.
  */
 export type {
+	AttachedFile,
 	CommandTrigger,
 	CommandView,
 	DialogAnswer,

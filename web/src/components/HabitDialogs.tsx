@@ -6,7 +6,8 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, describeError } from "../api.js";
 import { formatTokens, relativeTime } from "../format.js";
-import type { SessionSummary, SessionView, TreeNodeView } from "../types.js";
+import type { SessionSummary, SessionView } from "../types.js";
+import { TreeSheetBody } from "./TreeSheet.js";
 import { visible } from "../visible.js";
 
 export type HabitDialog =
@@ -108,63 +109,9 @@ const HOTKEYS: [string, string][] = [
 ];
 
 function TreeSheet({ view, onClose, onError }: Props) {
-	const [nodes, setNodes] = useState<TreeNodeView[] | undefined>();
-	const [summarize, setSummarize] = useState(false);
-	const [busy, setBusy] = useState(false);
-	const id = view.session.id;
-	useEffect(() => {
-		api.tree(id).then(
-			(r) => setNodes(r.nodes),
-			(err) => onError(`Could not read the tree: ${describeError(err)}`),
-		);
-	}, [id, onError]);
-	const jump = async (entryId: string) => {
-		setBusy(true);
-		try {
-			await api.navigateTree(id, entryId, summarize);
-			onClose();
-		} catch (err) {
-			onError(describeError(err));
-			setBusy(false);
-		}
-	};
 	return (
 		<Sheet title="Session tree" testId="tree" onClose={onClose}>
-			<label class="habit-option">
-				<input type="checkbox" checked={summarize} onChange={(e) => setSummarize(e.currentTarget.checked)} /> Summarize
-				the branch I leave
-			</label>
-			{!nodes ? (
-				<p class="muted">Loading…</p>
-			) : nodes.length === 0 ? (
-				<p class="muted">Nothing in this session yet.</p>
-			) : (
-				<ul class="tree-list" aria-label="Entries">
-					{nodes.map((n) => (
-						<li key={n.id} style={{ paddingLeft: `${n.depth * 1.1}em` }}>
-							<button
-								type="button"
-								class={`tree-node tree-${n.kind}${n.active ? " tree-active" : ""}`}
-								data-testid="tree-node"
-								data-entry-id={n.id}
-								data-kind={n.kind}
-								data-active={n.active ? "true" : "false"}
-								disabled={busy}
-								title={
-									n.kind === "user"
-										? "Go back to before this message (its text returns to the box)"
-										: "Continue from here"
-								}
-								onClick={() => void jump(n.id)}
-							>
-								<span class="tree-kind">{n.kind.replace("_", " ")}</span>
-								<span class="tree-text">{visible(n.text || "—")}</span>
-								{n.label && <span class="tree-label">{visible(n.label)}</span>}
-							</button>
-						</li>
-					))}
-				</ul>
-			)}
+			<TreeSheetBody sessionId={view.session.id} onClose={onClose} onError={onError} />
 		</Sheet>
 	);
 }

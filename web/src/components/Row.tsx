@@ -8,6 +8,7 @@ import { Card } from "./Card.js";
 import { requestFork } from "../habit-events.js";
 import { Markdown } from "./Markdown.js";
 import { ThinkingBlock, ToolCall, ToolName } from "./ToolCall.js";
+import { FileChips, Thumbnails } from "./UserAttachments.js";
 import { visible, visibleText } from "../visible.js";
 
 type ToolResultRow = Extract<TranscriptRow, { kind: "tool_result" }>;
@@ -34,7 +35,9 @@ export function Row({ row, live, results, onCommand, marker, onReveal, appOpen }
 		case "user":
 			return (
 				<div class={"row row-user"} {...common}>
-					<Markdown text={row.text} class="bubble" />
+					{row.text && <Markdown text={row.text} class="bubble" />}
+					{row.files && <FileChips files={row.files} />}
+					{row.images ? <Thumbnails entryId={row.id} count={row.images} /> : null}
 					<div class="row-actions">
 						{row.images ? (
 							<span class="muted" data-testid="user-images">

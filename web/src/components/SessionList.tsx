@@ -235,6 +235,7 @@ function SessionItem({ session, selected, onSelect, onChanged, onDeleted }: Item
 						)}
 						<span title={session.cwd}>{basename(session.cwd)}</span>
 						<span>· {relativeTime(session.modifiedAt)}</span>
+						{session.forkedFrom && <span data-testid="session-fork-mark">· fork</span>}
 					</span>
 				</button>
 			)}

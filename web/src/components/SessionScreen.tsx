@@ -12,6 +12,8 @@ import type { CommandTrigger, SessionView } from "../types.js";
 import type { RunCardCommand, RunCommand } from "./ActionButton.js";
 import type { RunAppCommand } from "./AppFrame.js";
 import { Composer } from "./Composer.js";
+import { ForkedFrom } from "./ForkedFrom.js";
+import { SessionIdContext } from "../session-context.js";
 import { DialogDock } from "./DialogDock.js";
 import { OverlayLayer } from "./Overlay.js";
 import { StatusBar, Widgets } from "./Extras.js";
@@ -218,21 +220,24 @@ function LiveSession({
 	return (
 		<div class="session">
 			<div class="session-main">
-				<Transcript
-					state={state}
-					onCommand={runFromCard}
-					onReveal={showInPane}
-					onShowEarlier={async () => {
-						const first = state.view.rows[0];
-						if (!first) return;
-						try {
-							const page = await api.olderRows(sessionId, first.id, ROWS_PAGE);
-							dispatch({ type: "older", rows: page.rows, olderRows: page.olderRows });
-						} catch (err) {
-							toast(`Could not load earlier messages: ${describeError(err)}`, "error");
-						}
-					}}
-				/>
+				<ForkedFrom session={view.session} />
+				<SessionIdContext.Provider value={sessionId}>
+					<Transcript
+						state={state}
+						onCommand={runFromCard}
+						onReveal={showInPane}
+						onShowEarlier={async () => {
+							const first = state.view.rows[0];
+							if (!first) return;
+							try {
+								const page = await api.olderRows(sessionId, first.id, ROWS_PAGE);
+								dispatch({ type: "older", rows: page.rows, olderRows: page.olderRows });
+							} catch (err) {
+								toast(`Could not load earlier messages: ${describeError(err)}`, "error");
+							}
+						}}
+					/>
+				</SessionIdContext.Provider>
 				<div class="composer-area">
 					<Widgets widgets={view.ui.widgets} placement="aboveEditor" />
 					{settings && (

@@ -1,8 +1,9 @@
 /** A tool call with its arguments (and live output while it runs), and an assistant message still streaming. */
-import { argsPreview, showJson } from "../format.js";
+import { argsPreview } from "../format.js";
 import type { Draft, LiveTool } from "../state.js";
 import type { ToolCallView, TranscriptRow } from "../types.js";
 import { Markdown } from "./Markdown.js";
+import { ToolBody } from "./ToolBody.js";
 import { visible } from "../visible.js";
 
 type ToolResultRow = Extract<TranscriptRow, { kind: "tool_result" }>;
@@ -64,7 +65,7 @@ export function ToolCall({ call, live, result }: { call: ToolCallView; live?: Li
 						) : null}
 					</span>
 				</summary>
-				<pre class="tool-args">{showJson(call.args ?? {})}</pre>
+				<ToolBody call={call} diff={result?.diff} />
 				{live && !result && live.output && !running && <pre class="tool-output">{live.output}</pre>}
 			</details>
 			{running && (
