@@ -6,7 +6,7 @@ import { after, before, describe, test } from "node:test";
 import type { Browser } from "playwright-core";
 import type { Serve } from "../helpers/chamber.js";
 import { REPO_ROOT, runPier, tempDir } from "../helpers/pier-cli.js";
-import { DESKTOP, launchBrowser, STEP, signIn, startChamber, until } from "./browser-helpers.js";
+import { account, DESKTOP, launchBrowser, STEP, signIn, startChamber, until } from "./browser-helpers.js";
 
 describe("the Grants panel", () => {
 	const dir = tempDir("pier-grants-ui-");
@@ -33,7 +33,7 @@ describe("the Grants panel", () => {
 		const context = await browser.newContext(DESKTOP);
 		const page = await context.newPage();
 		await signIn(page, serve.url);
-		await page.getByTestId("grants").click();
+		await account(page, "grants");
 		const row = page.getByTestId("grants-qjs-rewrite");
 		await row.waitFor({ timeout: STEP });
 		assert.match((await row.textContent()) ?? "", /qjs-rewrite\s*\(quickjs\)/);

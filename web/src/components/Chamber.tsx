@@ -7,9 +7,7 @@ import { api, describeError } from "../api.js";
 import { EventStream, type StreamStatus } from "../stream.js";
 import { onOpenSessionRequest } from "../habit-events.js";
 import type { CommandTrigger, EventPayloads, SessionSummary } from "../types.js";
-import { Grants } from "./Grants.js";
-import { Providers } from "./Providers.js";
-import { PairDevice } from "./PairDevice.js";
+import { AccountMenu } from "./AccountMenu.js";
 import { type SessionHeader, SessionScreen } from "./SessionScreen.js";
 import { SessionList } from "./SessionList.js";
 import { useToast } from "./Toasts.js";
@@ -151,12 +149,7 @@ export function Chamber({ onSignOut, onUnauthorized }: Props) {
 				>
 					{live ? "live" : "reconnecting"}
 				</span>
-				<Providers />
-				<Grants />
-				<PairDevice />
-				<button type="button" class="signout" onClick={onSignOut}>
-					Sign out
-				</button>
+				<AccountMenu onSignOut={onSignOut} />
 			</header>
 			<SessionList
 				sessions={sessions}
