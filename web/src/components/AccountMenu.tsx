@@ -51,12 +51,11 @@ export function AccountMenu({ onSignOut }: { onSignOut: () => void }) {
 				data-testid="account-menu"
 				aria-haspopup="menu"
 				aria-expanded={menuOpen}
-				aria-label="Account and settings"
 				title="Account and settings"
 				onClick={() => setMenuOpen(!menuOpen)}
 			>
 				<Icon name="menu" />
-				<span class="account-button-label">Menu</span>
+				<span class="account-button-label">Account</span>
 			</button>
 			{menuOpen && (
 				<div class="account-menu" role="menu" data-testid="account-menu-items">
