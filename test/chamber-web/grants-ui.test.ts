@@ -52,4 +52,24 @@ describe("the Grants panel", () => {
 			await page.screenshot({ path: join(process.env.PIER_SCREENSHOT_DIR, "grants.png") });
 		await context.close();
 	});
+
+	test("a QuickJS extension the daemon loads with -e is listed, not 'no extensions'", async () => {
+		const eDir = tempDir("pier-grants-e-");
+		const loaded = join(REPO_ROOT, "test/fixtures/quickjs/hostile-rewrite");
+		const other = await startChamber(eDir.path, ["--no-examples", "-e", loaded]);
+		try {
+			const context = await browser.newContext(DESKTOP);
+			const page = await context.newPage();
+			await signIn(page, other.url);
+			await account(page, "grants");
+			const row = page.getByTestId("grants-qjs-rewrite");
+			await row.waitFor({ timeout: STEP });
+			assert.match((await row.textContent()) ?? "", /qjs-rewrite\s*\(quickjs\)/);
+			assert.equal(await page.getByTestId("grants-none").count(), 0);
+			await context.close();
+		} finally {
+			await other.stop();
+			eDir[Symbol.dispose]();
+		}
+	});
 });

@@ -97,8 +97,8 @@ export function PairDevice() {
 				<>
 					{reachable.length === 0 && <LoopbackOnly pairCommand={pairCommand} />}
 					<p>
-						{reachable.length > 0 ? "Open this link on the other device, or scan it." : "Sign-in link:"} It works once,
-						until {new Date(link.expiresAt).toLocaleTimeString()}.
+						{reachable.length > 0 ? "Open this link on the other device, or scan it. It works" : "This link works"}{" "}
+						once, until {new Date(link.expiresAt).toLocaleTimeString()}.
 					</p>
 					{link.urls.length > 1 && (
 						<select
