@@ -134,6 +134,9 @@ export class LiveSession {
 		return this.channel.sessionId;
 	}
 
+	/** When this runtime (and its extensions) started: what the extension metrics count from. */
+	readonly startedAt = new Date().toISOString();
+
 	private async start(): Promise<void> {
 		this.attach();
 		for (const d of this.pier.diagnostics) if (d.type === "error") this.reportError(d.message, "start-up");
