@@ -151,31 +151,34 @@ export function Chamber({ onSignOut, onUnauthorized }: Props) {
 				</span>
 				<AccountMenu onSignOut={onSignOut} />
 			</header>
-			<SessionList
-				sessions={sessions}
-				loaded={loaded}
-				selectedId={selectedId}
-				onSelect={select}
-				onChanged={(s) => setSessions((list) => upsertSession(list, s))}
-				onDeleted={(id) => {
-					setSessions((list) => list.filter((s) => s.id !== id));
-					if (id === selectedId) select(undefined);
-				}}
-			/>
-			<main class="main">
-				{selectedId ? (
-					<SessionScreen
-						key={selectedId}
-						sessionId={selectedId}
-						triggers={triggers}
-						saveTriggers={saveTriggers}
-						onHeader={setHeader}
-						onUnauthorized={onUnauthorized}
-						onReplaced={select}
-					/>
-				) : (
-					<div class="placeholder muted">Pick a session, or start a new one.</div>
-				)}
+			{/* One main landmark for list and session alike (a phone shows one of them); it adds no box to the grid. */}
+			<main class="layout-body">
+				<SessionList
+					sessions={sessions}
+					loaded={loaded}
+					selectedId={selectedId}
+					onSelect={select}
+					onChanged={(s) => setSessions((list) => upsertSession(list, s))}
+					onDeleted={(id) => {
+						setSessions((list) => list.filter((s) => s.id !== id));
+						if (id === selectedId) select(undefined);
+					}}
+				/>
+				<div class="main">
+					{selectedId ? (
+						<SessionScreen
+							key={selectedId}
+							sessionId={selectedId}
+							triggers={triggers}
+							saveTriggers={saveTriggers}
+							onHeader={setHeader}
+							onUnauthorized={onUnauthorized}
+							onReplaced={select}
+						/>
+					) : (
+						<div class="placeholder muted">Pick a session, or start a new one.</div>
+					)}
+				</div>
 			</main>
 		</div>
 	);
