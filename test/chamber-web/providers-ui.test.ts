@@ -56,7 +56,7 @@ describe("the Providers view", () => {
 	test("the demo model's answer points at Providers; a key saved there unlocks that provider's models", async () => {
 		await newSession(page);
 		await send(page, "hello");
-		await see(rows(page, "assistant"), "open Providers at the top of this page");
+		await see(rows(page, "assistant"), "open Providers in the Account menu at the top of this page");
 		await idle(page);
 		// pier/demo has no reasoning: the thinking picker offers only "off".
 		const levels = await page
