@@ -69,8 +69,9 @@ export function explainDemo(prompt: string): string {
 	const shown = prompt.length > 80 ? `${prompt.slice(0, 77)}...` : prompt;
 	const setUp = inChamber()
 		? [
-				"To use a real model, open Providers at the top of this page: set an API key (stored in pi's auth.json)",
-				"or add an OpenAI-compatible provider, then pick its model in the model picker below the composer.",
+				"To use a real model, open Providers in the Account menu at the top of this page: set an API key",
+				"(stored in pi's auth.json) or add an OpenAI-compatible provider, then pick its model in the model picker",
+				"below the composer.",
 			]
 		: [
 				"To use a real model, set a provider API key such as ANTHROPIC_API_KEY or OPENAI_API_KEY,",

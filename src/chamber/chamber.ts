@@ -131,6 +131,18 @@ export class Chamber {
 		return [...byId.values()].sort((a, b) => b.modifiedAt.localeCompare(a.modifiedAt));
 	}
 
+	/** The extension paths the daemon loads into every session (`pier serve -e`). */
+	get extensionPaths(): readonly string[] {
+		return this.options.extensionPaths ?? [];
+	}
+
+	/** Gives every running session what models.json and auth.json now say about `providers`; answers how many. */
+	async refreshModels(providers: string[]): Promise<number> {
+		const sessions = [...this.live.values()];
+		await Promise.all(sessions.map((s) => s.actions.refreshModels(providers)));
+		return sessions.length;
+	}
+
 	async create(body: CreateSessionBody): Promise<LiveSession> {
 		const cwd = resolve(this.options.defaultCwd, body.cwd ?? ".");
 		if (!isDirectory(cwd)) throw new SessionError("bad_request", `cwd: ${cwd} is not a directory`);

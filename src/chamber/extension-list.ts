@@ -44,6 +44,8 @@ export interface ExtensionView {
 
 export interface ExtensionListView {
 	trust: { trusted: boolean; source: string };
+	/** When this session's extensions started (ISO): the metrics count from then, so a reopened session starts at 0. */
+	since: string;
 	extensions: ExtensionView[];
 }
 
@@ -101,7 +103,7 @@ export async function extensionList(session: LiveSession): Promise<ExtensionList
 			metrics: metricsView(session.piMetrics.of(path), "session-events"),
 		});
 	}
-	return { trust: { trusted: trust.trusted, source: trust.source }, extensions };
+	return { trust: { trusted: trust.trusted, source: trust.source }, since: session.startedAt, extensions };
 }
 
 /** An in-process extension: a file pi loaded, or one of pi's built-ins (`builtin:<name>`). */

@@ -24,10 +24,11 @@ const GrantBody = Type.Object(
 	{ additionalProperties: false },
 );
 
-export function grantRoutes(dir: () => string = agentDir): Hono {
+/** `loaded`: the directories the daemon loads extensions from besides the agent directory (`pier serve -e`). */
+export function grantRoutes(dir: () => string = agentDir, loaded: () => readonly string[] = () => []): Hono {
 	const app = new Hono();
 
-	app.get("/", (c) => c.json(grantOverview(dir())));
+	app.get("/", (c) => c.json(grantOverview(dir(), loaded())));
 
 	app.put("/:id", jsonBody(GrantBody, SHAPE), async (c) => {
 		const id = c.req.param("id");

@@ -135,9 +135,16 @@ export class LiveSession {
 		return this.channel.sessionId;
 	}
 
+	/** When this runtime (and its extensions) started: what the extension metrics count from. */
+	readonly startedAt = new Date().toISOString();
+
 	private async start(): Promise<void> {
 		this.attach();
 		for (const d of this.pier.diagnostics) if (d.type === "error") this.reportError(d.message, "start-up");
+		// `pier run` prints this line for a project whose files it skipped; a new session keeps it, once, as a row.
+		const trust = this.pier.trust;
+		if (this.options.target.kind === "new" && !trust.trusted && trust.resources.length > 0 && trust.reason)
+			this.reportError(trust.reason.replaceAll("`", ""), "project trust");
 		if (this.options.name) this.session.setSessionName(this.options.name);
 		// ctx.newSession(), fork() and switchSession() replace the runtime's session; pi calls this afterwards.
 		this.pier.runtime.setRebindSession(() => this.replaced());

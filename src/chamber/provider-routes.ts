@@ -14,9 +14,18 @@ import { pierModelRuntime } from "../agent/session-factory.js";
 import { jsonError } from "./http-errors.js";
 import { jsonBody } from "./json-body.js";
 import { type ModelsJson, piRefusal, readModelsJson, writeModelsJson } from "./models-json.js";
+import { pierCommand } from "./pier-command.js";
 import { providerBodyProblem } from "./provider-text.js";
+import type { CustomProviderResult, ProviderSource, ProviderView } from "./provider-wire.js";
+
+export type { CustomProviderResult, ProviderSource, ProviderView } from "./provider-wire.js";
 
 const PROVIDER_ID = "^[a-z0-9][a-z0-9._-]{0,63}$";
+/**
+ * What a custom provider left without a key gets, as pi's docs do for Ollama: pi lists a provider's models as
+ * usable only once it has some key, and a key set later (auth.json) takes precedence over this one.
+ */
+export const NO_KEY_PLACEHOLDER = "none";
 /** The wire formats a custom provider may speak: pi-ai's OpenAI-compatible and Anthropic APIs. */
 const CUSTOM_APIS = ["openai-completions", "openai-responses", "anthropic-messages"] as const;
 
@@ -44,20 +53,6 @@ const CustomBody = Type.Object(
 	},
 	{ additionalProperties: false },
 );
-export type ProviderSource = "auth.json" | "environment" | "models.json" | "runtime" | "none";
-
-export interface ProviderView {
-	id: string;
-	name: string;
-	/** Where its credentials come from; "none": its models cannot be used until a key is set. */
-	credentials: ProviderSource;
-	models: number;
-	/** Added to models.json (through this page or by hand). */
-	custom: boolean;
-	/** pi logs in to it with OAuth (`/login` in pi's terminal). */
-	oauth: boolean;
-}
-
 function sourceOf(status: { configured: boolean; source?: string }): ProviderSource {
 	if (!status.configured) return "none";
 	switch (status.source) {
@@ -97,7 +92,15 @@ async function storeKey(runtime: ModelRuntime, provider: string, apiKey: string)
 	}
 }
 
-export function providerRoutes(dir: () => string = agentDir): Hono {
+export interface ProviderRouteOptions {
+	dir?: () => string;
+	/** Gives running sessions the changed providers' models; answers how many sessions it updated. */
+	refreshSessions?: (providers: string[]) => Promise<number>;
+}
+
+export function providerRoutes(options: ProviderRouteOptions = {}): Hono {
+	const dir = options.dir ?? agentDir;
+	const refreshSessions = options.refreshSessions ?? (async () => 0);
 	const app = new Hono();
 	const runtimeOf = () => pierModelRuntime(dir());
 
@@ -123,7 +126,8 @@ export function providerRoutes(dir: () => string = agentDir): Hono {
 				oauth: provider?.auth.oauth !== undefined,
 			};
 		});
-		return c.json({ providers: providers.sort((a, b) => a.id.localeCompare(b.id)) });
+		// The command the page quotes for an OAuth sign-in (`… auth login <provider>`).
+		return c.json({ providers: providers.sort((a, b) => a.id.localeCompare(b.id)), command: pierCommand() });
 	});
 
 	app.put("/:provider/key", jsonBody(KeyBody, "want {apiKey: a non-empty string}"), async (c) => {
@@ -139,6 +143,7 @@ export function providerRoutes(dir: () => string = agentDir): Hono {
 		} catch (error) {
 			return jsonError(c, 409, "no_api_key_login", `${provider}: ${(error as Error).message}`);
 		}
+		await refreshSessions([provider]);
 		return c.json({ provider, credentials: sourceOf(runtime.getProviderAuthStatus(provider)) });
 	});
 
@@ -149,6 +154,7 @@ export function providerRoutes(dir: () => string = agentDir): Hono {
 		if (!stored.some((credential) => credential.providerId === provider))
 			return jsonError(c, 404, "not_found", `auth.json holds no key for ${provider}`);
 		await runtime.logout(provider);
+		await refreshSessions([provider]);
 		return c.json({ provider, credentials: sourceOf(runtime.getProviderAuthStatus(provider)) });
 	});
 
@@ -177,13 +183,20 @@ export function providerRoutes(dir: () => string = agentDir): Hono {
 			current.providers[body.id] = {
 				baseUrl: body.baseUrl,
 				api: body.api,
-				...(body.apiKey ? { apiKey: body.apiKey } : {}),
+				apiKey: body.apiKey ?? NO_KEY_PLACEHOLDER,
 				models: body.models,
 			};
 			const refused = await writeModelsJson(file, current);
 			if (refused) return jsonError(c, 422, "models_json_refused", `pi would refuse this provider: ${refused}`);
 			const runtime = await runtimeOf();
-			return c.json({ provider: body.id, models: runtime.getModels(body.id).length }, 201);
+			const result: CustomProviderResult = {
+				provider: body.id,
+				models: runtime.getModels(body.id).length,
+				usable: runtime.getAvailableSnapshot().filter((m) => m.provider === body.id).length,
+				sessionsUpdated: await refreshSessions([body.id]),
+				placeholderKey: body.apiKey === undefined,
+			};
+			return c.json(result, 201);
 		},
 	);
 

@@ -7,6 +7,7 @@ import { type Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { SessionInUseError } from "../agent/session-lease.js";
+import { agentDir } from "../agent/paths.js";
 import { availableModels } from "../agent/session-factory.js";
 import type { Chamber } from "./chamber.js";
 import { extensionList } from "./extension-list.js";
@@ -276,8 +277,11 @@ export function piRoutes(chamber: Chamber): Hono {
 		return c.json(chamber.decideTrust(b.cwd, b.trusted, { parent: b.parent === true }));
 	});
 
-	app.route("/grants", grantRoutes());
-	app.route("/providers", providerRoutes());
+	app.route(
+		"/grants",
+		grantRoutes(agentDir, () => chamber.extensionPaths),
+	);
+	app.route("/providers", providerRoutes({ refreshSessions: (ids) => chamber.refreshModels(ids) }));
 
 	app.get("/ui-settings", (c) => c.json(chamber.uiSettings()));
 

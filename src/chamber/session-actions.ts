@@ -281,6 +281,11 @@ export class SessionActions implements ChamberCommandTarget {
 		return this.session.modelRuntime.getAvailableSnapshot();
 	}
 
+	/** Re-reads models.json and the credentials for `providers` into this session's registry (no network). */
+	async refreshModels(providers: string[]): Promise<void> {
+		await this.session.modelRuntime.refresh({ providers, allowNetwork: false });
+	}
+
 	async setModel(ref: string): Promise<void> {
 		const slash = ref.indexOf("/");
 		const model = slash > 0 ? this.session.modelRuntime.getModel(ref.slice(0, slash), ref.slice(slash + 1)) : undefined;

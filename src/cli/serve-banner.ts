@@ -4,6 +4,7 @@ import { extname, join } from "node:path";
 import { SettingsManager } from "@earendil-works/pi-coding-agent";
 import { agentDir } from "../agent/paths.js";
 import { availableModels } from "../agent/session-factory.js";
+import { pierCommand } from "../chamber/pier-command.js";
 import { MANIFEST_FILE } from "../extensions/manifest.js";
 
 /** An extension path's kind as the chamber's extension list names kinds. */
@@ -38,7 +39,7 @@ export function serveBanner(options: { urls: string[]; model: string; extensionP
 	return [
 		...options.urls.map((url) => `pier chamber: ${url}`),
 		`model for new sessions: ${options.model} · extensions: ${loaded}`,
-		"stop with Ctrl+C (or SIGTERM); a new sign-in link any time: pier pair",
+		`stop with Ctrl+C (or SIGTERM); a new sign-in link any time: ${pierCommand()} pair`,
 	]
 		.map((line) => `${line}\n`)
 		.join("");

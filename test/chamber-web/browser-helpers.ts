@@ -198,3 +198,9 @@ export async function closeRig(rig: Partial<BrowserRig>): Promise<void> {
 	await rig.browser?.close().catch(() => {});
 	await rig.serve?.stop();
 }
+
+/** Picks an account action from the header's menu: a panel (Providers, Grants, Pair a device) or Sign out. */
+export async function account(page: Page, item: "providers" | "grants" | "pair-device" | "sign-out"): Promise<void> {
+	await page.getByTestId("account-menu").click();
+	await page.getByTestId(item).click();
+}

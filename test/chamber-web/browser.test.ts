@@ -15,6 +15,7 @@ import { tempDir } from "../helpers/pier-cli.js";
 import {
 	closeRig,
 	openRig,
+	account,
 	DESKTOP,
 	dismissToasts,
 	idle,
@@ -99,10 +100,10 @@ describe("the chamber in a browser", () => {
 			assert.equal(await other.getByTestId("session-list").count(), 0);
 
 			// A signed-in browser makes a fresh link for the next device.
-			await page.getByTestId("pair-device").click();
+			await account(page, "pair-device");
 			const fresh = await page.getByTestId("pairing-link").inputValue();
 			assert.match(fresh, /#pair=[\w-]+$/);
-			await page.getByTestId("pair-device").click();
+			await account(page, "pair-device");
 			// Only the fragment changes: the app pairs on hashchange. A reload here would race that pairing (the
 			// cookie may land before the page has stored the browser key, and the one-time link is spent).
 			await other.goto(fresh);
@@ -496,7 +497,7 @@ describe("the chamber in a browser", () => {
 	test("signing out ends the session cookie", async () => {
 		const cookie = (await context.cookies(serve.url)).find((c) => c.name === "pier_session");
 		assert.ok(cookie);
-		await page.getByRole("button", { name: "Sign out" }).click();
+		await account(page, "sign-out");
 		await page.getByTestId("login-password").waitFor();
 		await page.reload();
 		await page.getByTestId("login-password").waitFor();

@@ -78,6 +78,11 @@ describe("the Extensions panel", () => {
 			async () => /^[1-9]\d* calls/.test((await weather.getByTestId("extension-metrics").textContent()) ?? ""),
 			"the weather call counted",
 		);
+		// The counts are this runtime's, and say since when (a reopened session would otherwise show a bare "0 calls").
+		assert.match(
+			(await weather.getByTestId("extension-metrics").textContent()) ?? "",
+			/^\d+ calls since \d{1,2}:\d{2}/,
+		);
 		assert.ok(
 			!((await page.getByTestId("extensions").locator("..").textContent()) ?? "").includes(dir.path),
 			"no paths",

@@ -6,7 +6,7 @@ import { after, before, describe, test } from "node:test";
 import type { Browser } from "playwright-core";
 import type { Serve } from "../helpers/chamber.js";
 import { REPO_ROOT, runPier, tempDir } from "../helpers/pier-cli.js";
-import { DESKTOP, launchBrowser, STEP, signIn, startChamber, until } from "./browser-helpers.js";
+import { account, DESKTOP, launchBrowser, STEP, signIn, startChamber, until } from "./browser-helpers.js";
 
 describe("the Grants panel", () => {
 	const dir = tempDir("pier-grants-ui-");
@@ -33,7 +33,7 @@ describe("the Grants panel", () => {
 		const context = await browser.newContext(DESKTOP);
 		const page = await context.newPage();
 		await signIn(page, serve.url);
-		await page.getByTestId("grants").click();
+		await account(page, "grants");
 		const row = page.getByTestId("grants-qjs-rewrite");
 		await row.waitFor({ timeout: STEP });
 		assert.match((await row.textContent()) ?? "", /qjs-rewrite\s*\(quickjs\)/);
@@ -51,5 +51,25 @@ describe("the Grants panel", () => {
 		if (process.env.PIER_SCREENSHOT_DIR)
 			await page.screenshot({ path: join(process.env.PIER_SCREENSHOT_DIR, "grants.png") });
 		await context.close();
+	});
+
+	test("a QuickJS extension the daemon loads with -e is listed, not 'no extensions'", async () => {
+		const eDir = tempDir("pier-grants-e-");
+		const loaded = join(REPO_ROOT, "test/fixtures/quickjs/hostile-rewrite");
+		const other = await startChamber(eDir.path, ["--no-examples", "-e", loaded]);
+		try {
+			const context = await browser.newContext(DESKTOP);
+			const page = await context.newPage();
+			await signIn(page, other.url);
+			await account(page, "grants");
+			const row = page.getByTestId("grants-qjs-rewrite");
+			await row.waitFor({ timeout: STEP });
+			assert.match((await row.textContent()) ?? "", /qjs-rewrite\s*\(quickjs\)/);
+			assert.equal(await page.getByTestId("grants-none").count(), 0);
+			await context.close();
+		} finally {
+			await other.stop();
+			eDir[Symbol.dispose]();
+		}
 	});
 });

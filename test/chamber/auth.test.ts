@@ -12,6 +12,13 @@ import { type AuthEnv, requireAuth } from "../../src/chamber/auth/principal.js";
 import { LoginRateLimiter, WorkGate } from "../../src/chamber/auth/rate-limit.js";
 import { AuthStore } from "../../src/chamber/auth/store.js";
 
+/** The status answer without its pair command, which names how this test's process was started; that it is there is checked. */
+async function statusOf(res: Response): Promise<Record<string, unknown>> {
+	const { pairCommand, ...rest } = (await res.json()) as { pairCommand?: string };
+	assert.match(pairCommand ?? "", / pair$/, "what to run for a sign-in link");
+	return rest;
+}
+
 const PASSWORD = "correct horse battery staple";
 
 function tempDir(): { path: string; [Symbol.dispose](): void } {
@@ -135,7 +142,7 @@ test("login: no password configured, wrong password, then success with a strict 
 
 	await store.setPassword(PASSWORD);
 	res = await app.request("/api/auth/status");
-	assert.deepEqual(await res.json(), { authenticated: false, passwordConfigured: true });
+	assert.deepEqual(await statusOf(res), { authenticated: false, passwordConfigured: true });
 
 	res = await post(app, "/api/auth/login", { password: "nope" });
 	assert.equal(res.status, 401);
@@ -160,10 +167,10 @@ test("login: no password configured, wrong password, then success with a strict 
 
 	const creds = await credentials(res);
 	res = await app.request("/api/auth/status", { headers: creds });
-	assert.deepEqual(await res.json(), { authenticated: true, passwordConfigured: true });
+	assert.deepEqual(await statusOf(res), { authenticated: true, passwordConfigured: true });
 	// The cookie without its key is not signed in.
 	res = await app.request("/api/auth/status", { headers: { cookie: creds.cookie } });
-	assert.deepEqual(await res.json(), { authenticated: false, passwordConfigured: true });
+	assert.deepEqual(await statusOf(res), { authenticated: false, passwordConfigured: true });
 
 	// Over https the cookie is Secure.
 	res = await app.request("https://chamber.example/api/auth/login", {

@@ -19,7 +19,8 @@ test("sign out, then sign in again with a link from pier pair; the link works on
 	assert.ok(starting < serve.output().indexOf(`pier chamber: ${serve.url}`), "before the address");
 	// The banner: the model new sessions get, what loads (by kind), how to stop, how to get a link later.
 	assert.match(serve.output(), /model for new sessions: pier\/demo · extensions: 1 typescript, 1 quickjs, 1 process/);
-	assert.match(serve.output(), /stop with Ctrl\+C .*pier pair/);
+	// Run as `node …/bin/pier.js serve` (no pier on PATH), the banner names that command, not a `pier` that is absent.
+	assert.match(serve.output(), /stop with Ctrl\+C .*: node \S*bin\/pier\.js pair\n/);
 	const api = new ApiClient(serve.url);
 	await api.pair(serve.pairingUrl);
 	assert.equal((await api.call("GET", "/api/pi/sessions")).status, 200);

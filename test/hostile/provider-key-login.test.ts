@@ -16,7 +16,7 @@ import { tempDir } from "../helpers/pier-cli.js";
 const SECRET = "sk-red-team-do-not-echo-51c2";
 
 function setKey(agentDir: string, provider: string, apiKey: string) {
-	return providerRoutes(() => agentDir).request(`/${provider}/key`, {
+	return providerRoutes({ dir: () => agentDir }).request(`/${provider}/key`, {
 		method: "PUT",
 		headers: { "content-type": "application/json" },
 		body: JSON.stringify({ apiKey }),

@@ -4,6 +4,7 @@
  */
 import type {
 	Credential,
+	CustomProviderResult,
 	DialogAnswer,
 	McpListView,
 	McpServerView,
@@ -115,7 +116,8 @@ const enc = encodeURIComponent;
 const session = (id: string) => `/api/pi/sessions/${enc(id)}`;
 
 export const api = {
-	authStatus: () => request<{ authenticated: boolean; passwordConfigured: boolean }>("GET", "/api/auth/status"),
+	authStatus: () =>
+		request<{ authenticated: boolean; passwordConfigured: boolean; pairCommand?: string }>("GET", "/api/auth/status"),
 	login: async (password: string) => {
 		storeKey((await request<SignedIn>("POST", "/api/auth/login", { password })).key);
 	},
@@ -225,7 +227,7 @@ export const api = {
 	removeProviderKey: (provider: string) =>
 		request<{ provider: string; credentials: string }>("DELETE", `/api/pi/providers/${enc(provider)}/key`),
 	addProvider: (body: { id: string; baseUrl: string; api: string; apiKey?: string; models: { id: string }[] }) =>
-		request<{ provider: string; models: number }>("POST", "/api/pi/providers", body),
+		request<CustomProviderResult>("POST", "/api/pi/providers", body),
 	/** `dir` binds the grant to that extension directory (needed when the id alone does not say which). */
 	setGrants: (id: string, grants: string[], dir?: string) =>
 		request<{ id: string; dir?: string; grants: string[] }>("PUT", `/api/pi/grants/${enc(id)}`, {

@@ -7,6 +7,7 @@ import { type AuthEnv, authenticate, requireAuth, SESSION_COOKIE } from "./princ
 import { LoginRateLimiter, WorkGate } from "./rate-limit.js";
 import { isJsonContentType, readBody } from "./request-body.js";
 import { type AuthStore, BROWSER_SESSION_TTL_MS, SessionLimitError } from "./store.js";
+import { pierCommand } from "../pier-command.js";
 
 const MAX_BODY_BYTES = 16 * 1024;
 
@@ -14,6 +15,8 @@ const MAX_BODY_BYTES = 16 * 1024;
 export interface AuthStatusResponse {
 	authenticated: boolean;
 	passwordConfigured: boolean;
+	/** What to run where the daemon runs for a new sign-in link (e.g. `pier pair`, `npm start -- pair`). */
+	pairCommand: string;
 }
 /** Login and pairing: the cookie comes as Set-Cookie, the key in the body (the page keeps it in localStorage). */
 export interface SignedInResponse {
@@ -77,6 +80,7 @@ export function authRoutes(store: AuthStore, options: AuthRoutesOptions = {}): H
 		const body: AuthStatusResponse = {
 			authenticated: authenticate(store, c) !== undefined,
 			passwordConfigured: store.passwordConfigured,
+			pairCommand: `${pierCommand()} pair`,
 		};
 		return c.json(body);
 	});

@@ -43,27 +43,33 @@ export interface GrantOverview {
 }
 
 /** `<agentDir>/extensions/<name>/pi-extension.json`, as session discovery finds them; broken ones are skipped. */
+/** The extension whose manifest is in `dir`, or undefined (no manifest, or a broken one). */
+export function manifestExtension(dir: string): InstalledExtension | undefined {
+	if (!existsSync(join(dir, MANIFEST_FILE))) return undefined;
+	try {
+		const m = loadManifest(dir, { origin: "user" });
+		return {
+			id: m.id,
+			dir: m.root,
+			runtime: m.runtime.kind,
+			capabilities: m.capabilities,
+			uiCapabilities: m.uiCapabilities,
+			sandboxed: m.runtime.kind === "quickjs",
+		};
+	} catch {
+		// a session reports the broken manifest with its reason; here it is simply not offered
+		return undefined;
+	}
+}
+
 export function installedExtensions(agentDir: string): InstalledExtension[] {
 	const root = join(agentDir, "extensions");
 	if (!existsSync(root)) return [];
 	const found: InstalledExtension[] = [];
 	for (const entry of readdirSync(root, { withFileTypes: true })) {
 		if (entry.name.startsWith(".") || !(entry.isDirectory() || entry.isSymbolicLink())) continue;
-		const dir = join(root, entry.name);
-		if (!existsSync(join(dir, MANIFEST_FILE))) continue;
-		try {
-			const m = loadManifest(dir, { origin: "user" });
-			found.push({
-				id: m.id,
-				dir: m.root,
-				runtime: m.runtime.kind,
-				capabilities: m.capabilities,
-				uiCapabilities: m.uiCapabilities,
-				sandboxed: m.runtime.kind === "quickjs",
-			});
-		} catch {
-			// a session reports the broken manifest with its reason; here it is simply not offered
-		}
+		const extension = manifestExtension(join(root, entry.name));
+		if (extension) found.push(extension);
 	}
 	return found.sort((a, b) => a.id.localeCompare(b.id) || a.dir.localeCompare(b.dir));
 }
@@ -78,7 +84,11 @@ function statusOf(id: string, dir: string, digest: string): GrantStatus {
 	}
 }
 
-export function grantOverview(agentDir: string): GrantOverview {
+/**
+ * `loaded`: directories the caller loads besides the installed ones (the daemon's `-e` paths), listed too, so
+ * an extension running from there can be granted from the page as `pier grant <its directory>` does.
+ */
+export function grantOverview(agentDir: string, loaded: readonly string[] = []): GrantOverview {
 	const { grants, problems } = readGrants(agentDir);
 	return {
 		grants: Object.fromEntries(
@@ -92,8 +102,17 @@ export function grantOverview(agentDir: string): GrantOverview {
 				},
 			]),
 		),
-		extensions: installedExtensions(agentDir),
+		extensions: withLoaded(installedExtensions(agentDir), loaded),
 		known: GRANTS.map((name) => ({ name, meaning: GRANT_MEANING[name] })),
 		problems,
 	};
+}
+
+function withLoaded(installed: InstalledExtension[], loaded: readonly string[]): InstalledExtension[] {
+	const all = [...installed];
+	for (const dir of loaded) {
+		const found = manifestExtension(dir);
+		if (found && !all.some((e) => e.dir === found.dir)) all.push(found);
+	}
+	return all.sort((a, b) => a.id.localeCompare(b.id) || a.dir.localeCompare(b.dir));
 }

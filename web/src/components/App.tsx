@@ -9,7 +9,7 @@ import { ToastProvider } from "./Toasts.js";
 type Auth =
 	| { state: "checking" }
 	| { state: "signed-in" }
-	| { state: "signed-out"; passwordConfigured: boolean; notice?: string };
+	| { state: "signed-out"; passwordConfigured: boolean; pairCommand?: string; notice?: string };
 
 function pairToken(): string | undefined {
 	const match = /^#pair=([^&]+)/.exec(window.location.hash);
@@ -25,7 +25,7 @@ export function App() {
 			setAuth(
 				s.authenticated
 					? { state: "signed-in" }
-					: { state: "signed-out", passwordConfigured: s.passwordConfigured, notice },
+					: { state: "signed-out", passwordConfigured: s.passwordConfigured, pairCommand: s.pairCommand, notice },
 			);
 		} catch (err) {
 			setAuth({ state: "signed-out", passwordConfigured: true, notice: describeError(err) });
@@ -85,7 +85,12 @@ export function App() {
 			<ConfirmProvider>
 				{auth.state === "checking" && <div class="placeholder muted">Connecting…</div>}
 				{auth.state === "signed-out" && (
-					<Login passwordConfigured={auth.passwordConfigured} notice={auth.notice} onSignedIn={() => void check()} />
+					<Login
+						passwordConfigured={auth.passwordConfigured}
+						pairCommand={auth.pairCommand}
+						notice={auth.notice}
+						onSignedIn={() => void check()}
+					/>
 				)}
 				{auth.state === "signed-in" && <Chamber onSignOut={signOut} onUnauthorized={signedOut} />}
 			</ConfirmProvider>

@@ -7,9 +7,7 @@ import { api, describeError } from "../api.js";
 import { EventStream, type StreamStatus } from "../stream.js";
 import { onOpenSessionRequest } from "../habit-events.js";
 import type { CommandTrigger, EventPayloads, SessionSummary } from "../types.js";
-import { Grants } from "./Grants.js";
-import { Providers } from "./Providers.js";
-import { PairDevice } from "./PairDevice.js";
+import { AccountMenu } from "./AccountMenu.js";
 import { type SessionHeader, SessionScreen } from "./SessionScreen.js";
 import { SessionList } from "./SessionList.js";
 import { useToast } from "./Toasts.js";
@@ -151,38 +149,36 @@ export function Chamber({ onSignOut, onUnauthorized }: Props) {
 				>
 					{live ? "live" : "reconnecting"}
 				</span>
-				<Providers />
-				<Grants />
-				<PairDevice />
-				<button type="button" class="signout" onClick={onSignOut}>
-					Sign out
-				</button>
+				<AccountMenu onSignOut={onSignOut} />
 			</header>
-			<SessionList
-				sessions={sessions}
-				loaded={loaded}
-				selectedId={selectedId}
-				onSelect={select}
-				onChanged={(s) => setSessions((list) => upsertSession(list, s))}
-				onDeleted={(id) => {
-					setSessions((list) => list.filter((s) => s.id !== id));
-					if (id === selectedId) select(undefined);
-				}}
-			/>
-			<main class="main">
-				{selectedId ? (
-					<SessionScreen
-						key={selectedId}
-						sessionId={selectedId}
-						triggers={triggers}
-						saveTriggers={saveTriggers}
-						onHeader={setHeader}
-						onUnauthorized={onUnauthorized}
-						onReplaced={select}
-					/>
-				) : (
-					<div class="placeholder muted">Pick a session, or start a new one.</div>
-				)}
+			{/* One main landmark for list and session alike (a phone shows one of them); it adds no box to the grid. */}
+			<main class="layout-body">
+				<SessionList
+					sessions={sessions}
+					loaded={loaded}
+					selectedId={selectedId}
+					onSelect={select}
+					onChanged={(s) => setSessions((list) => upsertSession(list, s))}
+					onDeleted={(id) => {
+						setSessions((list) => list.filter((s) => s.id !== id));
+						if (id === selectedId) select(undefined);
+					}}
+				/>
+				<div class="main">
+					{selectedId ? (
+						<SessionScreen
+							key={selectedId}
+							sessionId={selectedId}
+							triggers={triggers}
+							saveTriggers={saveTriggers}
+							onHeader={setHeader}
+							onUnauthorized={onUnauthorized}
+							onReplaced={select}
+						/>
+					) : (
+						<div class="placeholder muted">Pick a session, or start a new one.</div>
+					)}
+				</div>
 			</main>
 		</div>
 	);

@@ -29,6 +29,8 @@ export function ExtensionsPanel({ sessionId }: { sessionId: string }) {
 			setError(describeError(err));
 		}
 	};
+	// The counts are this runtime's: a session reopened later counts afresh, and says from when.
+	const since = list ? new Date(list.since).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
 	return (
 		<details class="extensions-panel" onToggle={(e) => e.currentTarget.open && void load()}>
 			<summary data-testid="extensions">Extensions</summary>
@@ -65,8 +67,8 @@ export function ExtensionsPanel({ sessionId }: { sessionId: string }) {
 								</div>
 							)}
 							<div class="muted" data-testid="extension-metrics">
-								{x.metrics.invocations} calls · {x.metrics.errors} errors · p50 {ms(x.metrics.p50Ms)} · p99{" "}
-								{ms(x.metrics.p99Ms)} · {x.metrics.restarts} restarts
+								{x.metrics.invocations} calls since {since} · {x.metrics.errors} errors · p50 {ms(x.metrics.p50Ms)} ·
+								p99 {ms(x.metrics.p99Ms)} · {x.metrics.restarts} restarts
 							</div>
 							{x.metrics.lastError && (
 								<div class="inline-error" data-testid="extension-error">

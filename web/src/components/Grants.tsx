@@ -4,7 +4,7 @@
  * are listed with what they declare, since they already run as the user's own code. A grant is bound to an
  * extension's directory and code, so each row names the directory, and a grant whose code changed shows so.
  */
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { api, describeError } from "../api.js";
 
 interface GrantView {
@@ -38,6 +38,8 @@ export function Grants() {
 			setError(describeError(err));
 		}
 	};
+
+	useEffect(() => void load(), []);
 
 	/** The grants in force for this directory: an entry bound elsewhere, or to older code, holds nothing here. */
 	const held = (id: string, dir: string) => {
@@ -79,68 +81,69 @@ export function Grants() {
 		: [];
 
 	return (
-		<details class="pair-device grants" onToggle={(e) => e.currentTarget.open && void load()}>
-			<summary data-testid="grants">Grants</summary>
-			<div class="pair-device-body">
-				<p class="muted">
-					Powers a sandboxed (QuickJS) extension gets beyond its manifest, bound to its directory and code. Also:{" "}
-					<code>pier grant</code>.
+		<div class="grants-body">
+			<p class="muted">
+				Powers a sandboxed (QuickJS) extension gets beyond its manifest, bound to its directory and code. Also:{" "}
+				<code>pier grant</code>.
+			</p>
+			{overview && rows.length === 0 && (
+				<p class="muted" data-testid="grants-none">
+					No QuickJS or process extension is installed in the agent directory or loaded by this daemon.
 				</p>
-				{overview && rows.length === 0 && <p class="muted">No extensions are installed in the agent directory.</p>}
-				{overview && (
-					<ul class="grants-list">
-						{rows.map((ext) => {
-							const entry = overview.grants[ext.id];
-							const note = entry && entry.dir === ext.dir ? STATUS_NOTE[entry.status] : "";
-							return (
-								<li key={`${ext.id}\n${ext.dir}`} data-testid={`grants-${ext.id}`}>
-									<div class="grants-name">
-										<strong>{ext.id}</strong> <span class="muted">({ext.runtime})</span>
-										<div class="muted">
-											<code>{ext.dir}</code>
-										</div>
-										{note && <div class="inline-error">{note}</div>}
+			)}
+			{overview && (
+				<ul class="grants-list">
+					{rows.map((ext) => {
+						const entry = overview.grants[ext.id];
+						const note = entry && entry.dir === ext.dir ? STATUS_NOTE[entry.status] : "";
+						return (
+							<li key={`${ext.id}\n${ext.dir}`} data-testid={`grants-${ext.id}`}>
+								<div class="grants-name">
+									<strong>{ext.id}</strong> <span class="muted">({ext.runtime})</span>
+									<div class="muted">
+										<code>{ext.dir}</code>
 									</div>
-									{ext.sandboxed && ext.runtime !== "not installed" ? (
-										<div class="grants-boxes">
-											{overview.known.map((k) => (
-												<label key={k.name} title={k.meaning}>
-													<input
-														type="checkbox"
-														checked={held(ext.id, ext.dir).includes(k.name)}
-														onChange={(e) => void toggle(ext.id, ext.dir, k.name, e.currentTarget.checked)}
-													/>
-													{k.name}
-												</label>
-											))}
-										</div>
-									) : ext.sandboxed ? (
-										<div class="grants-boxes">
-											<button type="button" onClick={() => void revokeAll(ext.id)}>
-												Revoke all
-											</button>
-										</div>
-									) : (
-										<div class="muted">
-											Runs as your own code; declares {ext.capabilities.join(", ") || "nothing"}. Grants do not apply.
-										</div>
-									)}
-								</li>
-							);
-						})}
-					</ul>
-				)}
-				{overview?.problems.map((p) => (
-					<div key={p} class="inline-error">
-						{p}
-					</div>
-				))}
-				{error && (
-					<div class="inline-error" role="alert">
-						{error}
-					</div>
-				)}
-			</div>
-		</details>
+									{note && <div class="inline-error">{note}</div>}
+								</div>
+								{ext.sandboxed && ext.runtime !== "not installed" ? (
+									<div class="grants-boxes">
+										{overview.known.map((k) => (
+											<label key={k.name} title={k.meaning}>
+												<input
+													type="checkbox"
+													checked={held(ext.id, ext.dir).includes(k.name)}
+													onChange={(e) => void toggle(ext.id, ext.dir, k.name, e.currentTarget.checked)}
+												/>
+												{k.name}
+											</label>
+										))}
+									</div>
+								) : ext.sandboxed ? (
+									<div class="grants-boxes">
+										<button type="button" onClick={() => void revokeAll(ext.id)}>
+											Revoke all
+										</button>
+									</div>
+								) : (
+									<div class="muted">
+										Runs as your own code; declares {ext.capabilities.join(", ") || "nothing"}. Grants do not apply.
+									</div>
+								)}
+							</li>
+						);
+					})}
+				</ul>
+			)}
+			{overview?.problems.map((p) => (
+				<div key={p} class="inline-error">
+					{p}
+				</div>
+			))}
+			{error && (
+				<div class="inline-error" role="alert">
+					{error}
+				</div>
+			)}
+		</div>
 	);
 }

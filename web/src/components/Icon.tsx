@@ -34,6 +34,11 @@ const ICONS: Record<string, string> = {
 	clock: "M12 22a10 10 0 1 1 0-20 10 10 0 0 1 0 20zM12 6v6l4 2",
 	bolt: "M13 2L4 14h7l-1 8 9-12h-7z",
 	archive: "M3 4h18v4H3zM5 8v12h14V8M10 12h4",
+	menu: "M4 6h16M4 12h16M4 18h16",
+	key: "M8 19a5 5 0 1 1 3.9-8.1L21 2M17 6l3 3M14 9l2 2",
+	shield: "M12 3l8 3v6c0 5-3.5 8-8 9-4.5-1-8-4-8-9V6z",
+	phone: "M7 2h10v20H7zM11 18h2",
+	"log-out": "M10 4H4v16h6M15 8l4 4-4 4M19 12H9",
 };
 
 export function hasIcon(name: string | undefined): boolean {

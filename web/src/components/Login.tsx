@@ -4,11 +4,13 @@ import { api, describeError } from "../api.js";
 
 interface Props {
 	passwordConfigured: boolean;
+	/** What to run where the daemon runs for a sign-in link, as the daemon says it was started. */
+	pairCommand?: string;
 	notice?: string;
 	onSignedIn: () => void;
 }
 
-export function Login({ passwordConfigured, notice, onSignedIn }: Props) {
+export function Login({ passwordConfigured, pairCommand = "pier pair", notice, onSignedIn }: Props) {
 	const [password, setPassword] = useState("");
 	const [error, setError] = useState<string | undefined>();
 	const [busy, setBusy] = useState(false);
@@ -35,26 +37,34 @@ export function Login({ passwordConfigured, notice, onSignedIn }: Props) {
 				<p class="muted">Sign in to the chamber.</p>
 				{notice && <p class="notice">{notice}</p>}
 				{!passwordConfigured && (
-					<p class="muted">
-						No UI password is set for this daemon. Open the pairing link that <code>pier serve</code> printed, or
-						restart it with <code>--ui-password</code>.
+					<p data-testid="login-no-password">
+						This daemon has no UI password, so it signs browsers in with links only. Where it runs, run{" "}
+						<code>{pairCommand}</code> and open the link it prints (or the one <code>pier serve</code> printed when it
+						started).
 					</p>
 				)}
-				<label class="field">
-					<span class="field-label">Password</span>
-					<input
-						type="password"
-						data-testid="login-password"
-						autocomplete="current-password"
-						value={password}
-						// biome-ignore lint/a11y/noAutofocus: the only field on the page
-						autoFocus
-						onInput={(e) => setPassword(e.currentTarget.value)}
-					/>
-				</label>
-				<button type="submit" class="primary" data-testid="login-submit" disabled={busy || !password}>
-					Sign in
-				</button>
+				{passwordConfigured && (
+					<>
+						<label class="field">
+							<span class="field-label">Password</span>
+							<input
+								type="password"
+								data-testid="login-password"
+								autocomplete="current-password"
+								value={password}
+								// biome-ignore lint/a11y/noAutofocus: the only field on the page
+								autoFocus
+								onInput={(e) => setPassword(e.currentTarget.value)}
+							/>
+						</label>
+						<button type="submit" class="primary" data-testid="login-submit" disabled={busy || !password}>
+							Sign in
+						</button>
+						<p class="muted">
+							Or run <code>{pairCommand}</code> where the daemon runs, for a sign-in link.
+						</p>
+					</>
+				)}
 				{error && (
 					<div class="inline-error" role="alert" data-testid="login-error">
 						{error}

@@ -3,73 +3,29 @@
  * models.json, or none); a key set here is stored in pi's auth.json (so `pi` and `pier` both use it), and a
  * custom OpenAI-compatible provider is added to pi's models.json. Keys go in and never come back out.
  */
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { api, describeError } from "../api.js";
-import { visible } from "../visible.js";
+import type { CustomProviderResult, ProviderView } from "../types.js";
 import { forgetModels } from "./Pickers.js";
+import { ProviderList } from "./ProviderList.js";
 
-interface ProviderView {
-	id: string;
-	name: string;
-	credentials: "auth.json" | "environment" | "models.json" | "runtime" | "none";
-	models: number;
-	custom: boolean;
-	oauth: boolean;
-}
-
-const SOURCE: Record<ProviderView["credentials"], string> = {
-	"auth.json": "key in pi's auth.json",
-	environment: "key from the environment",
-	"models.json": "configured in models.json",
-	runtime: "built in",
-	none: "no key",
-};
-
-function KeyForm({ provider, onSaved }: { provider: ProviderView; onSaved: () => void }) {
-	const [key, setKey] = useState("");
-	const [error, setError] = useState<string | undefined>();
-	return (
-		<form
-			class="provider-key"
-			onSubmit={async (e) => {
-				e.preventDefault();
-				try {
-					await api.setProviderKey(provider.id, key.trim());
-					setKey("");
-					onSaved();
-				} catch (err) {
-					setError(describeError(err));
-				}
-			}}
-		>
-			<input
-				type="password"
-				autoComplete="off"
-				data-testid={`provider-key-${provider.id}`}
-				aria-label={`API key for ${provider.name}`}
-				placeholder="API key"
-				value={key}
-				onInput={(e) => setKey(e.currentTarget.value)}
-			/>
-			<button type="submit" disabled={!key.trim()}>
-				Save
-			</button>
-			{provider.credentials === "auth.json" && (
-				<button
-					type="button"
-					onClick={() => void api.removeProviderKey(provider.id).then(onSaved, (err) => setError(describeError(err)))}
-				>
-					Remove
-				</button>
-			)}
-			{error && <span class="inline-error">{error}</span>}
-		</form>
-	);
+/** pi's verdict on what was written, in words, for the line next to the button. */
+function verdict(r: CustomProviderResult): string {
+	const models = `${r.models} model${r.models === 1 ? "" : "s"}`;
+	const key = r.placeholderKey
+		? ' No key given: the placeholder key "none" was written, for a server that needs none.'
+		: "";
+	const sessions =
+		r.sessionsUpdated > 0
+			? ` ${r.sessionsUpdated} open session${r.sessionsUpdated === 1 ? " has" : "s have"} them now.`
+			: "";
+	return `Saved: pi loads ${r.provider} with ${models}, ${r.usable} usable.${key}${sessions}`;
 }
 
 function CustomProvider({ onAdded }: { onAdded: () => void }) {
 	const [form, setForm] = useState({ id: "", baseUrl: "", api: "openai-completions", apiKey: "", models: "" });
 	const [error, setError] = useState<string | undefined>();
+	const [saved, setSaved] = useState<string | undefined>();
 	const field = (name: keyof typeof form, label: string, type = "text") => (
 		<input
 			type={type}
@@ -86,8 +42,9 @@ function CustomProvider({ onAdded }: { onAdded: () => void }) {
 			onSubmit={async (e) => {
 				e.preventDefault();
 				setError(undefined);
+				setSaved(undefined);
 				try {
-					await api.addProvider({
+					const result = await api.addProvider({
 						id: form.id.trim(),
 						baseUrl: form.baseUrl.trim(),
 						api: form.api,
@@ -99,13 +56,13 @@ function CustomProvider({ onAdded }: { onAdded: () => void }) {
 							.map((id) => ({ id })),
 					});
 					setForm({ id: "", baseUrl: "", api: "openai-completions", apiKey: "", models: "" });
+					setSaved(verdict(result));
 					onAdded();
 				} catch (err) {
 					setError(describeError(err));
 				}
 			}}
 		>
-			<h3>Add an OpenAI-compatible provider</h3>
 			{field("id", "Provider id (e.g. local)")}
 			{field("baseUrl", "Base URL (e.g. http://127.0.0.1:8080/v1)")}
 			<select
@@ -118,62 +75,48 @@ function CustomProvider({ onAdded }: { onAdded: () => void }) {
 				<option value="openai-responses">OpenAI responses</option>
 				<option value="anthropic-messages">Anthropic messages</option>
 			</select>
-			{field("apiKey", "API key (optional)", "password")}
+			{field("apiKey", "API key (leave empty if the server needs none)", "password")}
 			{field("models", "Model ids, comma-separated")}
-			<button type="submit" class="primary" data-testid="custom-add">
-				Add to models.json
-			</button>
-			{error && (
-				<div class="inline-error" role="alert">
-					{error}
-				</div>
-			)}
+			<div class="custom-provider-submit">
+				<button type="submit" class="primary" data-testid="custom-add">
+					Add to models.json
+				</button>
+				<span role="status" data-testid="custom-result" class={error ? "inline-error" : "muted"}>
+					{error ?? saved ?? ""}
+				</span>
+			</div>
 		</form>
 	);
 }
 
 export function Providers() {
-	const [providers, setProviders] = useState<ProviderView[] | undefined>();
+	const [list, setList] = useState<{ providers: ProviderView[]; command: string } | undefined>();
 	const [error, setError] = useState<string | undefined>();
 	const load = async () => {
 		setError(undefined);
 		try {
-			setProviders((await api.providers<{ providers: ProviderView[] }>()).providers);
+			setList(await api.providers<{ providers: ProviderView[]; command: string }>());
 		} catch (err) {
 			setError(describeError(err));
 		}
 	};
+	useEffect(() => void load(), []);
 	const changed = () => {
 		forgetModels();
 		void load();
 	};
 	return (
-		<details class="pair-device providers" onToggle={(e) => e.currentTarget.open && void load()}>
-			<summary data-testid="providers">Providers</summary>
-			<div class="pair-device-body providers-body">
-				<ul>
-					{providers?.map((p) => (
-						<li key={p.id} data-testid="provider" data-provider={p.id} data-credentials={p.credentials}>
-							<div>
-								<strong>{visible(p.name)}</strong> <span class="muted">{p.models} models</span>{" "}
-								<span class={`badge ${p.credentials === "none" ? "" : "ok"}`}>{SOURCE[p.credentials]}</span>
-							</div>
-							{p.credentials !== "runtime" && p.credentials !== "environment" && !p.custom && (
-								<KeyForm provider={p} onSaved={changed} />
-							)}
-							{p.oauth && p.credentials === "none" && (
-								<div class="muted">Or sign in with pi's terminal: run `pi`, then /login ({visible(p.name)}).</div>
-							)}
-						</li>
-					))}
-				</ul>
+		<div class="providers-body">
+			<details class="custom-provider-section">
+				<summary data-testid="custom-provider-toggle">Add a custom provider (models.json)</summary>
 				<CustomProvider onAdded={changed} />
-				{error && (
-					<div class="inline-error" role="alert">
-						{error}
-					</div>
-				)}
-			</div>
-		</details>
+			</details>
+			{list && <ProviderList providers={list.providers} command={list.command} onChanged={changed} />}
+			{error && (
+				<div class="inline-error" role="alert">
+					{error}
+				</div>
+			)}
+		</div>
 	);
 }

@@ -201,7 +201,11 @@ export function Row({ row, live, results, onCommand, marker, onReveal, appOpen }
 			return (
 				<div class="row row-error" role="alert" {...common}>
 					<strong>
-						{row.source === "mcp" ? "MCP (pi's report)" : `Extension error${row.source ? ` (${row.source})` : ""}`}
+						{row.source === "mcp"
+							? "MCP (pi's report)"
+							: row.source === "project trust"
+								? "Project not trusted"
+								: `Extension error${row.source ? ` (${row.source})` : ""}`}
 					</strong>
 					<pre>{visibleText(row.message)}</pre>
 				</div>

@@ -7,6 +7,7 @@ import { ApiError, api, describeError } from "../api.js";
 import { basename, relativeTime } from "../format.js";
 import type { SessionSummary, TrustView } from "../types.js";
 import { Icon, IconButton } from "./Icon.js";
+import { TrustCard } from "./TrustCard.js";
 import { useToast } from "./Toasts.js";
 import { visible } from "../visible.js";
 
@@ -255,33 +256,6 @@ function SessionItem({ session, selected, onSelect, onChanged, onDeleted }: Item
 	);
 }
 
-/** What the project's `.pi/mcp.json` would start: each server's command line or URL (the daemon left out secrets). */
-function McpPreview({ mcp }: { mcp: NonNullable<TrustView["mcp"]> }) {
-	if (mcp.problem)
-		return (
-			<p class="trust-mcp" data-testid="trust-mcp">
-				<code>{mcp.file}</code> is malformed: {visible(mcp.problem)}. pi would start none of its servers.
-			</p>
-		);
-	return (
-		<div class="trust-mcp" data-testid="trust-mcp">
-			<p>
-				<code>{mcp.file}</code> would start {mcp.servers.length === 0 ? "no MCP servers." : "these MCP servers:"}
-			</p>
-			{mcp.servers.length > 0 && (
-				<ul>
-					{mcp.servers.map((s) => (
-						<li key={s.name} data-testid="trust-mcp-server">
-							<strong>{visible(s.name)}</strong>: <code>{visible(s.launch)}</code>
-						</li>
-					))}
-					{mcp.more ? <li>… and {mcp.more} more</li> : null}
-				</ul>
-			)}
-		</div>
-	);
-}
-
 function NewSession({ onCreated }: { onCreated: (s: SessionSummary) => void }) {
 	const [cwd, setCwd] = useState("");
 	const [busy, setBusy] = useState(false);
@@ -290,7 +264,6 @@ function NewSession({ onCreated }: { onCreated: (s: SessionSummary) => void }) {
 	const [askTrust, setAskTrust] = useState<string | undefined>();
 	/** The daemon's view of the project: the parent folder the button names, the MCP servers it would start. */
 	const [trustView, setTrustView] = useState<TrustView | undefined>();
-	const parent = trustView?.parent;
 
 	const create = async (approve?: boolean, trustParent?: boolean) => {
 		setBusy(true);
@@ -338,33 +311,12 @@ function NewSession({ onCreated }: { onCreated: (s: SessionSummary) => void }) {
 				</button>
 			</form>
 			{askTrust !== undefined && (
-				<div class="trust" role="alertdialog" aria-label="Trust this project?">
-					<p>
-						This project has files pier would load, and they can run code. Trust it? Your answer is stored in pi's
-						trust.json, shared with <code>pier trust</code>.
-					</p>
-					<p class="muted" data-testid="trust-detail">
-						{askTrust}
-					</p>
-					{trustView?.mcp && <McpPreview mcp={trustView.mcp} />}
-					<div class="dialog-buttons">
-						<button type="button" data-testid="trust-no" disabled={busy} onClick={() => void create(false)}>
-							Do not trust
-						</button>
-						<button type="button" data-testid="trust-parent" disabled={busy} onClick={() => void create(true, true)}>
-							{parent ? `Trust the parent folder (${visible(parent)})` : "Trust the parent folder"}
-						</button>
-						<button
-							type="button"
-							class="primary"
-							data-testid="trust-yes"
-							disabled={busy}
-							onClick={() => void create(true)}
-						>
-							Trust
-						</button>
-					</div>
-				</div>
+				<TrustCard
+					question={askTrust}
+					view={trustView}
+					busy={busy}
+					onAnswer={(trust, parent) => void create(trust, parent)}
+				/>
 			)}
 			{error && (
 				<div class="inline-error" role="alert">
