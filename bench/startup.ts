@@ -1,7 +1,8 @@
 /**
- * Cold start-up: `pier --version` and `pier run "hello"` beside bare Node and a bare pi SDK import, and beside pi's
- * own CLI doing the same (`pi --version`; one print-mode answer from a local OpenAI-compatible server, which runs in
- * a process of its own because each cold start blocks this one).
+ * Cold start-up: `pier --version` and `pier run "hello"` (pier/demo, `startup.run-demo`) beside bare Node and a bare
+ * pi SDK import, and beside pi's own CLI doing the same: `pi --version`, and `startup.run` against `startup.pi-print`,
+ * one print-mode answer from the same local OpenAI-compatible model (a server in a process of its own, because each
+ * cold start blocks this one).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -61,7 +62,7 @@ export async function benchStartup(ctx: BenchContext): Promise<Result[]> {
 			},
 			{ id: "startup.sdk-import", title: "import pi SDK only", unit: "ms", run: sdkImport, baseline: bareNode },
 			{
-				id: "startup.run",
+				id: "startup.run-demo",
 				title: 'pier run "hello" (pier/demo)',
 				unit: "ms",
 				run: cold([PIER, "run", "--no-session", "hello"], agentDir),
@@ -75,11 +76,12 @@ export async function benchStartup(ctx: BenchContext): Promise<Result[]> {
 				baseline: { title: "pi --version (pi's own CLI)", run: cold([PI, "--version"]) },
 			},
 			{
-				id: "startup.answer-vs-pi",
+				id: "startup.run",
 				title: "pier run: one answer from a local server",
 				unit: "ms",
 				run: cold([PIER, "run", "--no-session", "--model", "local/m", "hello"], agentDir),
 				baseline: {
+					id: "startup.pi-print",
 					title: "pi -p: the same answer (pi's own CLI)",
 					run: cold([PI, "-p", "--no-session", "--model", "local/m", "hello"], agentDir),
 				},
