@@ -4,8 +4,9 @@
  * kind loaded in each: 10 process, 10 QuickJS, 2 native and one in-process. No client is connected. Its
  * baseline, `idle.cpu.empty`, is a `pier serve` with no session and no extension.
  *
- * `idle.cpu.after-turn`: the same daemon in the 30 s right after each of its sessions answered a prompt (its
- * stream open only for the turn): what the runtimes, pi and V8 (collecting and shrinking the heap) still do then.
+ * `idle.cpu.after-turn`: the same daemon in the 30 s right after each of its sessions answered a prompt with a tool
+ * call (its stream open only for the turn): what the runtimes, pi and V8 (collecting and shrinking the heap) still
+ * do then.
  *
  * Both daemons run side by side; their 30 s windows alternate (A B A B …): first the after-turn pairs, then, after
  * one untimed window, the idle ones. A window's figure is the CPU time of the daemon and every process under it
@@ -51,12 +52,15 @@ interface ExtensionEntry {
 	phase?: string;
 }
 
-/** One prompt to the demo model, answered; the session's stream is open only meanwhile. */
+/**
+ * One prompt to the demo model, answered: it calls the `echo` tool (the first process extension's), so a turn
+ * crosses a runtime as well as pi's hooks; the session's stream is open only meanwhile.
+ */
 async function turn(api: ApiClient, id: string): Promise<void> {
 	const stream = api.events(`session=${id}`);
 	try {
 		await stream.waitFor((e) => e.event === "session.snapshot", "the first snapshot");
-		const sent = await api.call("POST", `/api/pi/sessions/${id}/prompt`, { text: "hello" });
+		const sent = await api.call("POST", `/api/pi/sessions/${id}/prompt`, { text: 'echo {"text":"idle"}' });
 		if (sent.status !== 202) throw new Error(`prompt: ${sent.status} ${JSON.stringify(sent.body)}`);
 		await stream.waitFor((e) => e.event === "agent.end", "the demo model's answer", 120_000);
 	} finally {
