@@ -9,7 +9,8 @@
  * cold start, one burst's rate); a pair's ratio compares the blocks' medians.
  */
 
-export type Unit = "µs" | "ms" | "s" | "ns" | "MiB" | "/s";
+/** `%`: a share of one CPU core. */
+export type Unit = "µs" | "ms" | "s" | "ns" | "MiB" | "/s" | "%";
 
 /** What `--json` prints for one figure, one line each. */
 export interface FigureLine {

@@ -11,6 +11,7 @@
 import { benchChamber } from "./chamber.js";
 import { jsonLines, type Result, selector, table } from "./figures.js";
 import { type BenchContext, MIN_PAIRS, type Suite, setLegacyOutput } from "./harness.js";
+import { benchIdle } from "./idle.js";
 import { benchMetrics } from "./metrics.js";
 import { benchNative } from "./native.js";
 import { benchProcess } from "./process.js";
@@ -25,6 +26,7 @@ const SUITES: Suite[] = [
 	{ name: "native", run: benchNative },
 	{ name: "chamber", run: benchChamber },
 	{ name: "metrics", run: benchMetrics },
+	{ name: "idle", run: benchIdle },
 ];
 
 const json = process.argv.includes("--json");

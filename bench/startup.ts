@@ -1,10 +1,11 @@
 /**
- * Cold start-up: `pier --version` and `pier run "hello"` beside bare Node and a bare pi SDK import, and beside pi's
- * own CLI doing the same (`pi --version`; one print-mode answer from a local OpenAI-compatible server, which runs in
- * a process of its own because each cold start blocks this one).
+ * Cold start-up: `pier --version` and `pier run "hello"` (pier/demo, `startup.run-demo`) beside bare Node and a bare
+ * pi SDK import, and beside pi's own CLI doing the same: `pi --version`, and `startup.run` against `startup.pi-print`,
+ * one print-mode answer from the same local OpenAI-compatible model (a server in a process of its own, because each
+ * cold start blocks this one).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +18,8 @@ const PIER = join(ROOT, "bin", "pier.js");
 const PI = join(fileURLToPath(new URL(".", import.meta.resolve("@earendil-works/pi-coding-agent"))), "cli.js");
 const SERVER = new URL("../test/helpers/openai-server.js", import.meta.url).href;
 const node = process.execPath;
+/** Linux's USER_HZ, in which /proc reports CPU times. */
+const TICKS_PER_SECOND = 100;
 
 /** The test suite's local OpenAI-compatible server, in a child process; resolves with it and its base URL. */
 function localModelServer(): Promise<{ child: ChildProcess; baseUrl: string }> {
@@ -29,6 +32,13 @@ process.stdout.write(server.baseUrl + "\\n");`;
 		child.once("exit", (code) => reject(new Error(`the local model server exited ${code}`)));
 		child.stdout!.setEncoding("utf8").once("data", (line: string) => resolve({ child, baseUrl: line.trim() }));
 	});
+}
+
+/** User + system time of this process's waited-for children so far (/proc/self/stat cutime + cstime), in ms. */
+function childrenCpuMs(): number {
+	const stat = readFileSync("/proc/self/stat", "utf8");
+	const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+	return ((Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND) * 1000;
 }
 
 export async function benchStartup(ctx: BenchContext): Promise<Result[]> {
@@ -48,6 +58,16 @@ export async function benchStartup(ctx: BenchContext): Promise<Result[]> {
 			const spawn = coldProcess(node, args, env, cwd);
 			return () => timeOnce(spawn, "ms");
 		};
+		/** One cold process's CPU time (user + system), in ms: steadier than its wall time on a busy machine. */
+		const coldCpu = (args: string[], cwd = ROOT) => {
+			const spawn = coldProcess(node, args, env, cwd);
+			return () => {
+				const before = childrenCpuMs();
+				spawn();
+				return childrenCpuMs() - before;
+			};
+		};
+		const answer = ["--no-session", "--model", "local/m", "hello"];
 		const bareNode = { title: "node -e 0", run: cold(["-e", "0"]) };
 		// Run from the checkout so the bare specifier resolves to the same installed SDK.
 		const sdkImport = cold(["--input-type=module", "-e", 'await import("@earendil-works/pi-coding-agent")']);
@@ -61,7 +81,7 @@ export async function benchStartup(ctx: BenchContext): Promise<Result[]> {
 			},
 			{ id: "startup.sdk-import", title: "import pi SDK only", unit: "ms", run: sdkImport, baseline: bareNode },
 			{
-				id: "startup.run",
+				id: "startup.run-demo",
 				title: 'pier run "hello" (pier/demo)',
 				unit: "ms",
 				run: cold([PIER, "run", "--no-session", "hello"], agentDir),
@@ -75,13 +95,25 @@ export async function benchStartup(ctx: BenchContext): Promise<Result[]> {
 				baseline: { title: "pi --version (pi's own CLI)", run: cold([PI, "--version"]) },
 			},
 			{
-				id: "startup.answer-vs-pi",
+				id: "startup.run",
 				title: "pier run: one answer from a local server",
 				unit: "ms",
-				run: cold([PIER, "run", "--no-session", "--model", "local/m", "hello"], agentDir),
+				run: cold([PIER, "run", ...answer], agentDir),
 				baseline: {
+					id: "startup.pi-print",
 					title: "pi -p: the same answer (pi's own CLI)",
-					run: cold([PI, "-p", "--no-session", "--model", "local/m", "hello"], agentDir),
+					run: cold([PI, "-p", ...answer], agentDir),
+				},
+			},
+			{
+				id: "startup.run.cpu",
+				title: "pier run: one answer from a local server, CPU time",
+				unit: "ms",
+				run: coldCpu([PIER, "run", ...answer], agentDir),
+				baseline: {
+					id: "startup.pi-print.cpu",
+					title: "pi -p: the same answer, CPU time",
+					run: coldCpu([PI, "-p", ...answer], agentDir),
 				},
 			},
 		]);

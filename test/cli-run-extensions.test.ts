@@ -25,7 +25,7 @@ describe("pier run loads what the session needs", () => {
 		"src/extensions/bridge/provider-stream.js",
 		"src/extensions/bridge/hook-results.js",
 	];
-	/** The pier modules a run read, as paths under dist/, and what it printed. */
+	/** The modules a run read (pier's as paths under dist/, the others as URLs), and what it printed. */
 	async function modulesRead(dir: string, args: string[]): Promise<{ read: string[]; stdout: string }> {
 		const log = join(dir, "modules.log");
 		const result = await runPier(["run", ...args], {
@@ -45,6 +45,15 @@ describe("pier run loads what the session needs", () => {
 		const { read } = await modulesRead(dir.path, ["--no-session", "hello"]);
 		assert.ok(read.includes("src/cli/run.js"), `the log holds the run's modules: ${read.join(", ")}`);
 		for (const module of HOST_MACHINERY) assert.ok(!read.includes(module), `${module} was read`);
+	});
+
+	test("without protocol extensions or extensionHost settings, pier's own TypeBox (pi loads its own copy) is never read", async () => {
+		using dir = tempDir();
+		const typebox = import.meta.resolve("typebox").replace(/(\/node_modules\/typebox\/).*$/, "$1");
+		const { read } = await modulesRead(dir.path, ["--no-session", "hello"]);
+		assert.ok(read.includes("src/extensions/manifest.js"), `the log holds the manifest module: ${read.length} modules`);
+		const typeboxRead = read.filter((url) => url.startsWith(typebox));
+		assert.deepEqual(typeboxRead.slice(0, 3), [], `${typeboxRead.length} modules of ${typebox} were read`);
 	});
 
 	test("with a process extension both load, and its tool answers", async () => {

@@ -6,38 +6,40 @@
  */
 import { accessSync, constants, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, normalize, sep } from "node:path";
-import { type Static, Type } from "typebox";
+import type { Static } from "typebox";
 import { jsonSyntaxProblem } from "./json-syntax.js";
-import { lazyValidator } from "./protocol/lazy-validator.js";
+import { literalsOf, lazyValidator, type TypeBuilder } from "./protocol/lazy-validator.js";
 import {
+	CAPABILITIES,
 	type Capability,
-	CapabilitySchema,
 	QUICKJS_UNSUPPORTED_CAPABILITIES,
+	UI_CAPABILITIES,
 	type UiCapability,
-	UiCapabilitySchema,
 } from "./protocol/capabilities.js";
 
 export const MANIFEST_FILE = "pi-extension.json";
 export const MANIFEST_SCHEMA_VERSION = 1;
 
-const ManifestWire = Type.Object(
-	{
-		schemaVersion: Type.Integer(),
-		id: Type.String(),
-		version: Type.Optional(Type.String()),
-		runtime: Type.Optional(Type.Union([Type.Literal("process"), Type.Literal("quickjs"), Type.Literal("native")])),
-		executable: Type.Optional(Type.String()),
-		/** pier's addition for `runtime: "native"`: the plugin library (a C-ABI shared object) inside the package. */
-		library: Type.Optional(Type.String()),
-		entry: Type.Optional(Type.String()),
-		arguments: Type.Optional(Type.Array(Type.String())),
-		capabilities: Type.Optional(Type.Array(CapabilitySchema)),
-		uiCapabilities: Type.Optional(Type.Array(UiCapabilitySchema)),
-	},
-	{ additionalProperties: false },
-);
-type ManifestWire = Static<typeof ManifestWire>;
-const checkWire = lazyValidator(ManifestWire);
+/** The manifest's shape, built when a manifest is first checked (lazy-validator.ts says why). */
+const manifestWire = (Type: TypeBuilder) =>
+	Type.Object(
+		{
+			schemaVersion: Type.Integer(),
+			id: Type.String(),
+			version: Type.Optional(Type.String()),
+			runtime: Type.Optional(Type.Union([Type.Literal("process"), Type.Literal("quickjs"), Type.Literal("native")])),
+			executable: Type.Optional(Type.String()),
+			/** pier's addition for `runtime: "native"`: the plugin library (a C-ABI shared object) inside the package. */
+			library: Type.Optional(Type.String()),
+			entry: Type.Optional(Type.String()),
+			arguments: Type.Optional(Type.Array(Type.String())),
+			capabilities: Type.Optional(Type.Array(literalsOf(Type, CAPABILITIES))),
+			uiCapabilities: Type.Optional(Type.Array(literalsOf(Type, UI_CAPABILITIES))),
+		},
+		{ additionalProperties: false },
+	);
+type ManifestWire = Static<ReturnType<typeof manifestWire>>;
+const checkWire = lazyValidator(manifestWire);
 
 export type ManifestRuntime =
 	| { kind: "process"; executable: string; arguments: string[] }
@@ -140,7 +142,7 @@ function wireProblem(json: unknown): { field: string | undefined; problem: strin
 	if (json === null || typeof json !== "object" || Array.isArray(json)) {
 		return { field: undefined, problem: "manifest must be a JSON object" };
 	}
-	const known = new Set(Object.keys(ManifestWire.properties));
+	const known = new Set(Object.keys(checkWire.schema().properties));
 	const unknown = Object.keys(json).find((key) => !known.has(key));
 	if (unknown) return { field: unknown, problem: "unknown field" };
 	const first = [...checkWire.Errors(json)].find((e) => e.instancePath !== "");

@@ -13,7 +13,7 @@
  *   `onRemoteEntry`, so a sign-in pier starts (mcp-signin.ts) signs in to the very server the session connects.
  */
 import { type ExtensionAPI, type ExtensionContext, getAgentDir } from "@earendil-works/pi-coding-agent";
-import { Findings, loadForCheck, piModule, type Seam } from "./seam.js";
+import { Findings, loadForCheck, piModule, piModuleNow, type Seam } from "./seam.js";
 
 const INDEX = "dist/extensions/mcp/index.js";
 const CONFIG = "dist/extensions/mcp/config.js";
@@ -103,10 +103,9 @@ function groupEndingClass(base: StdioTransportClass, groups: McpProcessGroups): 
 
 /** pi's MCP extension factory, with pier's config error report and process group ending. */
 export async function piMcpExtension(options: PierMcpOptions) {
-	const [{ createMcpExtension }, { loadMcpConfig }, { createDefaultTransport }] = await Promise.all([
+	const [{ createMcpExtension }, { loadMcpConfig }] = await Promise.all([
 		piModule<McpIndex>(INDEX),
 		piModule<McpConfig>(CONFIG),
-		piModule<McpRuntime>(RUNTIME),
 	]);
 	return createMcpExtension({
 		loadConfig: (ctx) => {
@@ -115,7 +114,9 @@ export async function piMcpExtension(options: PierMcpOptions) {
 			return loaded;
 		},
 		createTransport: (entry, cwd, authProvider) => {
-			const transport = createDefaultTransport(entry, cwd, authProvider);
+			// pi loads its MCP runtime (client, OAuth) only once a server is configured, and connects through it:
+			// by now it is loaded, and a session without MCP servers never reads it.
+			const transport = piModuleNow<McpRuntime>(RUNTIME).createDefaultTransport(entry, cwd, authProvider);
 			if ("url" in entry.config) {
 				if (entry.name !== undefined) options.onRemoteEntry?.({ ...entry, name: entry.name });
 				return transport;

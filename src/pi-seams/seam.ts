@@ -7,6 +7,7 @@
  * (same URL, same instance).
  */
 import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -71,6 +72,16 @@ export function loadFrom<T>(root: string, path: string): Promise<T> {
 /** A module of the installed pi-coding-agent that its package does not export. */
 export function piModule<T>(path: string): Promise<T> {
 	return loadFrom<T>(installedPiRoots().codingAgent, path);
+}
+
+const requireModule = createRequire(import.meta.url);
+
+/**
+ * The same, at once: for a module pi itself loads lazily before it calls pier's code that needs it (then it is the
+ * instance pi loaded; Node loads an ES module synchronously through `require` otherwise).
+ */
+export function piModuleNow<T>(path: string): T {
+	return requireModule(join(installedPiRoots().codingAgent, path)) as T;
 }
 
 /** A file's text, for checks on how pi itself calls a member pier replaces. */

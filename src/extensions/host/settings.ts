@@ -6,37 +6,40 @@
  * `grants` (read by grants/store.ts, which names bad values with their file)
  * and `allowScripts` (read by packages/script-policy.ts).
  */
-import { type Static, Type } from "typebox";
+import type { Static } from "typebox";
 import { MIN_MAX_FRAME_BYTES } from "../protocol/codec.js";
-import { lazyValidator } from "../protocol/lazy-validator.js";
+import { lazyValidator, type TypeBuilder } from "../protocol/lazy-validator.js";
 
-const Positive = Type.Integer({ minimum: 1 });
-const HostSettings = Type.Object(
-	{
-		timeouts: Type.Optional(
-			Type.Object(
-				{
-					handshakeMs: Type.Optional(Positive),
-					loadMs: Type.Optional(Positive),
-					initializeMs: Type.Optional(Positive),
-					invocationMs: Type.Optional(Positive),
-					hookMs: Type.Optional(Positive),
-					shutdownMs: Type.Optional(Positive),
-				},
-				{ additionalProperties: false },
+/** The settings' shape, built when settings with `extensionHost` are first checked (lazy-validator.ts says why). */
+const hostSettingsSchema = (Type: TypeBuilder) => {
+	const Positive = Type.Integer({ minimum: 1 });
+	return Type.Object(
+		{
+			timeouts: Type.Optional(
+				Type.Object(
+					{
+						handshakeMs: Type.Optional(Positive),
+						loadMs: Type.Optional(Positive),
+						initializeMs: Type.Optional(Positive),
+						invocationMs: Type.Optional(Positive),
+						hookMs: Type.Optional(Positive),
+						shutdownMs: Type.Optional(Positive),
+					},
+					{ additionalProperties: false },
+				),
 			),
-		),
-		maxFrameBytes: Type.Optional(Type.Integer({ minimum: MIN_MAX_FRAME_BYTES })),
-		environment: Type.Optional(Type.Record(Type.String(), Type.String())),
-		// Checked entry by entry by grants/store.ts, so one bad grant does not void the timeouts.
-		grants: Type.Optional(Type.Unknown()),
-		// Package names whose install scripts may run; checked entry by entry by packages/script-policy.ts.
-		allowScripts: Type.Optional(Type.Unknown()),
-	},
-	{ additionalProperties: false },
-);
-export type HostSettings = Static<typeof HostSettings>;
-const check = lazyValidator(HostSettings);
+			maxFrameBytes: Type.Optional(Type.Integer({ minimum: MIN_MAX_FRAME_BYTES })),
+			environment: Type.Optional(Type.Record(Type.String(), Type.String())),
+			// Checked entry by entry by grants/store.ts, so one bad grant does not void the timeouts.
+			grants: Type.Optional(Type.Unknown()),
+			// Package names whose install scripts may run; checked entry by entry by packages/script-policy.ts.
+			allowScripts: Type.Optional(Type.Unknown()),
+		},
+		{ additionalProperties: false },
+	);
+};
+export type HostSettings = Static<ReturnType<typeof hostSettingsSchema>>;
+const check = lazyValidator(hostSettingsSchema);
 
 function read(settings: unknown, scope: string, problems: string[]): HostSettings {
 	const value = (settings as { extensionHost?: unknown } | undefined)?.extensionHost;

@@ -1,6 +1,4 @@
 /** The permission vocabulary of protocol v1 (rpi's `ExtensionCapability` / `ExtensionUiCapability`). */
-import { literals } from "./schema-kit.js";
-
 export const CAPABILITIES = [
 	"commands",
 	"tools",
@@ -32,9 +30,6 @@ export const UI_CAPABILITIES = [
 	"overlay",
 ] as const;
 export type UiCapability = (typeof UI_CAPABILITIES)[number];
-
-export const CapabilitySchema = literals(CAPABILITIES);
-export const UiCapabilitySchema = literals(UI_CAPABILITIES);
 
 /** QuickJS factories cannot carry these across the protocol boundary. */
 export const QUICKJS_UNSUPPORTED_CAPABILITIES: readonly Capability[] = ["message_renderers", "provider_metadata"];

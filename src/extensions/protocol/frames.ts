@@ -6,7 +6,7 @@
  */
 import { type Static, type TSchema, Type } from "typebox";
 import { RuntimeAction } from "./actions.js";
-import { CapabilitySchema, UiCapabilitySchema } from "./capabilities.js";
+import { CAPABILITIES, UI_CAPABILITIES } from "./capabilities.js";
 import { describeFrameError } from "./frame-errors.js";
 import { HostRequest } from "./invocations.js";
 import { type LazyValidator, lazyValidator } from "./lazy-validator.js";
@@ -26,6 +26,8 @@ export const PROTOCOL_VERSION = 1;
 
 export const InstanceId = closed({ extensionId: Type.String(), generation: Type.Integer({ minimum: 0 }) });
 export const Mode = literals(["tui", "rpc", "json", "print"]);
+const CapabilitySchema = literals(CAPABILITIES);
+const UiCapabilitySchema = literals(UI_CAPABILITIES);
 export type Mode = Static<typeof Mode>;
 
 export const ProtocolErrorSchema = closed({ code: Type.String(), message: Type.String() });

@@ -4,6 +4,7 @@
  * `Json` and checked where they are used. Types come from the schemas (`Static`), so a shape exists once.
  */
 import { type Static, type TLiteral, type TSchema, Type } from "typebox";
+import { literalsOf } from "./lazy-validator.js";
 
 type Properties = Parameters<typeof Type.Object>[0];
 
@@ -23,8 +24,7 @@ export const Opt = Type.Optional;
 export const JsonAs = <T>() => Type.Unsafe<T>(Type.Unknown());
 
 /** A union of string literals (`anyOf` of `const`s, which frame-errors.ts reads), typed as the union of `values`. */
-export const literals = <const V extends readonly string[]>(values: V) =>
-	Type.Unsafe<V[number]>(Type.Union(values.map((v) => Type.Literal(v))));
+export const literals = <const V extends readonly string[]>(values: V) => literalsOf(Type, values);
 
 /** The union of the static types of a record of schemas (one per frame type). */
 export type StaticOf<R extends Record<string, TSchema>> = { [K in keyof R]: Static<R[K]> }[keyof R];
