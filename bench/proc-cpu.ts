@@ -1,6 +1,7 @@
 /**
- * CPU time of a process tree, from /proc: every thread's time on a CPU (`schedstat`, in ns) of a process and of
- * every process under it. A thread or process that ends between two readings takes its time with it.
+ * CPU time from Linux's per-thread scheduler counts (`/proc/<pid>/task/<tid>/schedstat`, ns): of one process (all
+ * its threads), of a process tree, and per call on both sides of a wire, counted alike for the host and any child.
+ * A thread or process that ends between two readings takes its time with it.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -25,17 +26,36 @@ function parents(): Map<number, number> {
 	return table;
 }
 
-/** ns on a CPU of one process: the sum over its threads. */
-function processNs(pid: number): number {
-	let ns = 0;
+/** ns on a CPU of one process, the sum over its threads; undefined when none could be read (gone, or no schedstat). */
+function processNs(pid: number): number | undefined {
 	let tasks: string[];
 	try {
 		tasks = readdirSync(`/proc/${pid}/task`);
 	} catch {
-		return 0;
+		return undefined;
 	}
-	for (const tid of tasks) ns += Number(read(`/proc/${pid}/task/${tid}/schedstat`)?.split(" ")[0] ?? 0);
+	let ns: number | undefined;
+	for (const tid of tasks) {
+		const stat = read(`/proc/${pid}/task/${tid}/schedstat`);
+		if (stat !== undefined) ns = (ns ?? 0) + Number(stat.split(" ")[0]);
+	}
 	return ns;
+}
+
+/** CPU µs `pid` has run so far, over its live threads. */
+export function cpuMicros(pid: number): number {
+	const ns = processNs(pid);
+	if (ns === undefined) {
+		throw new Error(`no /proc/${pid}/task/*/schedstat to read: the CPU figures need Linux with schedstat`);
+	}
+	return ns / 1_000;
+}
+
+/** One block: `count` sequential calls; the CPU µs per call, this process plus `childPid`. */
+export async function cpuPerCall(call: () => Promise<unknown>, count: number, childPid: number): Promise<number> {
+	const before = cpuMicros(process.pid) + cpuMicros(childPid);
+	for (let i = 0; i < count; i++) await call();
+	return (cpuMicros(process.pid) + cpuMicros(childPid) - before) / count;
 }
 
 /** ns on a CPU of `root` and of each process under it, by pid. */
@@ -45,7 +65,7 @@ export function treeNs(root: number): Map<number, number> {
 	const queue = [root];
 	while (queue.length > 0) {
 		const pid = queue.pop()!;
-		ns.set(pid, processNs(pid));
+		ns.set(pid, processNs(pid) ?? 0);
 		for (const [child, parent] of table) if (parent === pid) queue.push(child);
 	}
 	return ns;

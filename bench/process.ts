@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ExtensionHost } from "../src/extensions/host/host.js";
 import type { ProcessChannel } from "../src/extensions/runtimes/process/channel.js";
-import { cpuPerCall } from "./cpu.js";
+import { cpuPerCall } from "./proc-cpu.js";
 import type { Result } from "./figures.js";
 import { echoHost } from "./fixture-copies.js";
 import { type BenchContext, compareAll, ratePerSecond, timeEach, timeOnce } from "./harness.js";
