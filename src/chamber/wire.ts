@@ -177,6 +177,31 @@ export interface SessionSummary {
 	archived?: boolean;
 	/** Dialogs waiting for the user's answer (open sessions only; absent when none). */
 	waiting?: number;
+	/** Another pier process writes this session's file (its lease): who, so the page can say it and offer a copy. */
+	heldBy?: SessionHolder;
+	/** An action is starting its runtime (extensions included) now; absent otherwise. */
+	starting?: true;
+}
+
+/** The holder of a session file's lease (session-lease.ts), as a client sees it. */
+export interface SessionHolder {
+	/** What holds it: "pier run", "pier serve", … */
+	holder: string;
+	pid: number;
+	host: string;
+	/** Since when (ISO time). */
+	since: string;
+}
+
+/** A deleted session waiting in the trash: what the Trash view lists and `POST /sessions/:id/restore` brings back. */
+export interface TrashedSession {
+	id: string;
+	name?: string;
+	firstMessage?: string;
+	cwd: string;
+	deletedAt: string;
+	/** When the file is deleted for good (and Restore stops working). */
+	purgeAt: string;
 }
 
 export interface ToolCallView {
