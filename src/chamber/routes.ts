@@ -233,7 +233,11 @@ export function piRoutes(chamber: Chamber): Hono {
 
 	app.put("/sessions/:id/editor", jsonBody(Bodies.editor), async (c) => {
 		const b = c.req.valid("json");
-		(await chamber.get(c.req.param("id"))).ui.setDraft(b.text);
+		// Typing is not an action: a session that does not run has no extension to read the draft, and is not
+		// started for it (the page keeps the draft and mirrors it again once the session runs).
+		const live = chamber.liveSession(c.req.param("id"));
+		if (!live) return c.json({ ok: true, live: false });
+		live.ui.setDraft(b.text);
 		return c.json({ ok: true });
 	});
 

@@ -228,7 +228,9 @@ export const api = {
 	setModel: (id: string, model: string) => request<{ model: string }>("PUT", `${session(id)}/model`, { model }),
 	setThinking: (id: string, level: string) =>
 		request<{ thinkingLevel: string }>("PUT", `${session(id)}/thinking`, { level }),
-	setEditor: (id: string, text: string) => request<{ ok: true }>("PUT", `${session(id)}/editor`, { text }),
+	/** `live: false`: the session does not run, so nothing was mirrored (typing does not start it). */
+	setEditor: (id: string, text: string) =>
+		request<{ ok: true; live?: false }>("PUT", `${session(id)}/editor`, { text }),
 	answerDialog: (id: string, requestId: string, answer: DialogAnswer) =>
 		request<{ ok: true }>("POST", `${session(id)}/dialogs/${enc(requestId)}`, answer),
 	overlayInput: (id: string, input: OverlayInput) => request<{ ok: true }>("POST", `${session(id)}/overlay`, input),

@@ -34,7 +34,7 @@ export function useDraft(
 	editorText: string,
 	editorRevision: number,
 	snapshotRevision: number,
-	mirror: (text: string) => Promise<unknown>,
+	mirror: (text: string) => Promise<{ live?: false }>,
 ): [string, (next: string | ((previous: string) => string)) => void] {
 	const [text, setText] = useState(() => loadDraft(sessionId) ?? editorText);
 	const synced = useRef<string | undefined>(editorText);
@@ -60,10 +60,16 @@ export function useDraft(
 		if (text === synced.current) return;
 		const timer = setTimeout(() => {
 			synced.current = text;
-			mirror(text).catch(() => {
-				// The mirror is best effort; the next keystroke retries.
-				synced.current = undefined;
-			});
+			mirror(text).then(
+				// Not running: mirrored again once it runs (`mirror` changes with the session's state).
+				(r) => {
+					if (r.live === false) synced.current = undefined;
+				},
+				() => {
+					// The mirror is best effort; the next keystroke retries.
+					synced.current = undefined;
+				},
+			);
 		}, EDITOR_SYNC_MS);
 		return () => clearTimeout(timer);
 	}, [text, mirror]);

@@ -51,7 +51,9 @@ export function Composer({
 	onPin,
 	inputRef,
 }: ComposerProps) {
-	const mirror = useCallback((draft: string) => api.setEditor(sessionId, draft), [sessionId]);
+	const running = view.session.live;
+	// A new callback when the session starts, so a draft typed before it ran reaches its extensions.
+	const mirror = useCallback((draft: string) => api.setEditor(sessionId, draft), [sessionId, running]);
 	const [text, setText] = useDraft(sessionId, editorText, editorRevision, snapshotRevision, mirror);
 	const [error, setErrorText] = useState<{ text: string; code?: string } | undefined>();
 	const setError = (message: string | undefined, code?: string) =>

@@ -47,7 +47,7 @@ export function TrashList({ query, onRestored }: { query: string; onRestored: (s
 							</span>
 						</span>
 					</span>
-					<button type="button" data-testid="restore-session" onClick={() => void restore(s.id)}>
+					<button type="button" class="trash-restore" data-testid="restore-session" onClick={() => void restore(s.id)}>
 						Restore
 					</button>
 				</li>
