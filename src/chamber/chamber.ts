@@ -17,7 +17,7 @@ import { LiveSession } from "./live-session.js";
 import { SessionError } from "./session-error.js";
 import { SessionIndex } from "./session-index.js";
 import { SessionSearch } from "./session-search.js";
-import { SessionWatch } from "./session-watch.js";
+import { announceOutside, SessionWatch } from "./session-watch.js";
 import { SessionShelf, trashedSessions } from "./session-shelf.js";
 import { viewOfFile } from "./session-file.js";
 import { latestRows, pageOf, type RowPage } from "./transcript.js";
@@ -86,29 +86,15 @@ export class Chamber {
 	}
 
 	/** Tells clients of sessions another process created, wrote or removed (the daemon's own are told already). */
-	private async outsideChanged(paths: string[]): Promise<void> {
-		const ours = new Set([...this.live.values()].map((s) => s.file));
-		const theirs = new Set(paths.filter((p) => !ours.has(p)));
-		if (theirs.size === 0) return;
-		const before = new Map([...this.files].map(([id, file]) => [file, id]));
-		const all = await this.listAll().catch(() => undefined);
-		if (!all) return;
-		const archived = this.shelf.archived();
-		const listed = new Set<string>();
-		for (const summary of all) {
-			const file = this.files.get(summary.id);
-			if (!file || !theirs.has(file) || summary.live) continue;
-			listed.add(file);
-			const session = archived.has(summary.id) ? { ...summary, archived: true } : summary;
-			const reason = before.has(file) ? "updated" : "created";
-			this.events.publish("sessions.changed", { reason, id: summary.id, session });
-		}
-		for (const file of theirs) {
-			const id = before.get(file);
-			if (id === undefined || listed.has(file) || existsSync(file) || this.live.has(id)) continue;
-			this.files.delete(id);
-			this.events.publish("sessions.changed", { reason: "deleted", id });
-		}
+	private outsideChanged(paths: string[]): Promise<void> {
+		return announceOutside(paths, {
+			own: new Set([...this.live.values()].map((s) => s.file)),
+			files: this.files,
+			listAll: () => this.listAll(),
+			archived: () => this.shelf.archived(),
+			isLive: (id) => this.live.has(id),
+			publish: (payload) => this.events.publish("sessions.changed", payload),
+		});
 	}
 
 	/** Closes sessions idle for `idleMs`: extension processes and memory are not held for sessions nobody uses. */
