@@ -18,8 +18,10 @@ import {
 	DESKTOP,
 	dismissToasts,
 	launchBrowser,
+	newSession,
 	PHONE,
 	see,
+	send,
 	shot,
 	STEP,
 	signIn,
@@ -199,6 +201,24 @@ describe("a session's life in the browser", () => {
 		await page.getByTestId("composer").press("ArrowUp");
 		assert.equal(await page.getByTestId("composer").inputValue(), "kumquat later", "not the command list");
 		await page.getByTestId("composer").fill("");
+	});
+
+	test("while the agent runs, the composer's buttons sit in one row beside the box", async () => {
+		await page.goto(serve.url);
+		await newSession(page);
+		await send(page, 't_wait {"ms":30000}');
+		await page.getByTestId("abort").waitFor({ timeout: STEP });
+		const boxes = await page
+			.locator(".composer-buttons button")
+			.evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => ({ top: r.top, bottom: r.bottom })));
+		assert.equal(boxes.length, 4, "attach, Steer, Follow-up, Abort");
+		const bottoms = boxes.map((b) => Math.round(b.bottom));
+		assert.ok(Math.max(...bottoms) - Math.min(...bottoms) <= 2, `one row, not a stack: ${JSON.stringify(boxes)}`);
+		const row = await page.locator(".composer-buttons").boundingBox();
+		const box = await page.getByTestId("composer").boundingBox();
+		assert.ok(row && box && row.height <= box.height + 1, "no taller than the message box: no gap beside it");
+		await page.getByTestId("abort").click();
+		await page.getByTestId("send").waitFor({ timeout: STEP });
 	});
 
 	test("the held banner and the trash on a phone", async () => {
