@@ -82,6 +82,10 @@ export class Chamber {
 		const idleMs = options.idleCloseMs ?? 15 * 60_000;
 		this.idleSweep = setInterval(() => void this.closeIdle(idleMs), Math.min(60_000, idleMs)).unref();
 		this.shelf.start();
+	}
+
+	/** Starts watching pi's session directory (once the daemon serves: a failed start leaves nothing running). */
+	watchSessions(): void {
 		this.outside.start();
 	}
 

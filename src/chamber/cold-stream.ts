@@ -68,6 +68,7 @@ export class ColdStream {
 				this.timer = setTimeout(() => this.look(false), SETTLE_MS);
 			});
 			this.watcher.on("error", () => this.stop());
+			this.watcher.unref();
 		} catch {
 			// The directory went away (the session was deleted): nothing to follow.
 		}

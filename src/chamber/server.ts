@@ -252,6 +252,7 @@ export async function startChamber(
 		server.once("error", fail);
 	});
 	const { port } = server.address() as AddressInfo;
+	built.chamber.watchSessions();
 	if (isLoopback(options.host)) {
 		built.allowHosts([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${options.host}:${port}`]);
 	}

@@ -29,6 +29,8 @@ export class SessionWatch {
 				this.timer ??= setTimeout(() => this.flush(), SETTLE_MS);
 			});
 			this.watcher.on("error", () => this.stop());
+			// Watching alone never keeps the process up (a daemon that failed to listen exits).
+			this.watcher.unref();
 		} catch {
 			// No watching here (a file system without it): the list is as fresh as its last request.
 		}
