@@ -91,6 +91,14 @@ function isHolder(holder: LeaseHolder): boolean {
 	return command === undefined || /pier/i.test(command);
 }
 
+/** Who holds the file's lease now, when a live process other than this one does (a look, never a take-over). */
+export function leaseHolderOf(file: string): LeaseHolder | undefined {
+	const path = leaseFile(file);
+	const holder = readHolder(path);
+	if (!holder || (holder.pid === process.pid && holder.host === hostname())) return undefined;
+	return alive(holder, path) ? holder : undefined;
+}
+
 /**
  * Leases still held when the process exits. One exit listener for all of them: a daemon holds a lease per
  * live session, and a listener each made Node warn of a leak past ten sessions.

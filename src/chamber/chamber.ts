@@ -9,18 +9,21 @@ import { agentDir, SESSION_DIR_ENV } from "../agent/paths.js";
 import { decideProjectTrust } from "../extensions/trust.js";
 import { previewProjectMcp } from "../extensions/trust-mcp.js";
 import { canonicalDir, TrustStore } from "../extensions/trust-store.js";
+import { ColdStream, holderOf } from "./cold-stream.js";
 import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
 import { readJsonFile, writeJsonFile } from "./json-file.js";
 import { migrateChamberTrust } from "./trust-migration.js";
 import { LiveSession } from "./live-session.js";
 import { SessionError } from "./session-error.js";
 import { SessionIndex } from "./session-index.js";
-import { SessionShelf } from "./session-shelf.js";
+import { SessionSearch } from "./session-search.js";
+import { announceOutside, SessionWatch } from "./session-watch.js";
+import { SessionShelf, trashedSessions } from "./session-shelf.js";
 import { viewOfFile } from "./session-file.js";
-import { forkedFromOf, pageOf, type RowPage } from "./transcript.js";
+import { forkedFromOf, latestRows, pageOf, type RowPage } from "./transcript.js";
 import { isCommandName } from "./ui/text.js";
 import { BUILTIN_SHORTCUTS } from "./ui/shortcuts.js";
-import type { CreateSessionBody, SessionSummary, SessionView, TrustView, UiSettings } from "./wire.js";
+import type { CreateSessionBody, SessionSummary, SessionView, TrashedSession, TrustView, UiSettings } from "./wire.js";
 
 export interface ChamberOptions {
 	/** Where auth.json and ui-settings.json live (and the trust.json of older pier versions, migrated once). */
@@ -37,7 +40,7 @@ export interface ChamberOptions {
 	replay?: { maxEvents?: number; maxBytes?: number };
 	/** A session nobody uses for this long is closed (its file keeps everything). Default 15 minutes. */
 	idleCloseMs?: number;
-	/** How long a deleted session can be restored before its file is deleted for good. Default 60 s. */
+	/** How long a deleted session waits in the trash, restorable, before its file is deleted for good. Default 7 days. */
 	undoMs?: number;
 }
 
@@ -50,6 +53,8 @@ export class Chamber {
 	readonly events = new EventChannel("", undefined, RUN_SEQUENCE_BASE);
 	private readonly live = new Map<string, LiveSession>();
 	private readonly opening = new Map<string, Promise<LiveSession>>();
+	/** Streams of sessions looked at but not running (cold-stream.ts): the runtime takes one over when it starts. */
+	private readonly cold = new Map<string, ColdStream>();
 	/** Session id → file, from the last listing: how a session not open yet is found. */
 	private readonly files = new Map<string, string>();
 	/** Session id → the flags it was created with: a session reopened after an idle close keeps them (not a restart). */
@@ -60,6 +65,10 @@ export class Chamber {
 	private readonly shelf: SessionShelf;
 	/** Listings by project directory, reused while its files are unchanged (session-index.ts). */
 	private readonly index = new SessionIndex();
+	/** Every message's text for the list's search, kept per file while it is unchanged (session-search.ts). */
+	private readonly search = new SessionSearch();
+	/** Session files written by other processes: the list hears of them without a reload. */
+	private readonly outside = new SessionWatch(join(agentDir(), "sessions"), (paths) => void this.outsideChanged(paths));
 
 	private readonly idleSweep: NodeJS.Timeout;
 
@@ -73,6 +82,23 @@ export class Chamber {
 		const idleMs = options.idleCloseMs ?? 15 * 60_000;
 		this.idleSweep = setInterval(() => void this.closeIdle(idleMs), Math.min(60_000, idleMs)).unref();
 		this.shelf.start();
+	}
+
+	/** Starts watching pi's session directory (once the daemon serves: a failed start leaves nothing running). */
+	watchSessions(): void {
+		this.outside.start();
+	}
+
+	/** Tells clients of sessions another process created, wrote or removed (the daemon's own are told already). */
+	private outsideChanged(paths: string[]): Promise<void> {
+		return announceOutside(paths, {
+			own: new Set([...this.live.values()].map((s) => s.file)),
+			files: this.files,
+			listAll: () => this.listAll(),
+			archived: () => this.shelf.archived(),
+			isLive: (id) => this.live.has(id),
+			publish: (payload) => this.events.publish("sessions.changed", payload),
+		});
 	}
 
 	/** Closes sessions idle for `idleMs`: extension processes and memory are not held for sessions nobody uses. */
@@ -102,10 +128,18 @@ export class Chamber {
 		const all = await this.listAll();
 		const archived = this.shelf.archived();
 		const query = options.query?.trim().toLowerCase();
-		return all
+		const shown = all
 			.map((s) => (archived.has(s.id) ? { ...s, archived: true } : s))
-			.filter((s) => (options.archived === true) === (s.archived === true))
-			.filter((s) => !query || [s.name, s.firstMessage, s.cwd].some((text) => text?.toLowerCase().includes(query)));
+			.filter((s) => (options.archived === true) === (s.archived === true));
+		if (!query) return shown;
+		this.search.keepOnly(this.files.values());
+		const found: SessionSummary[] = [];
+		for (const s of shown) {
+			const file = this.files.get(s.id);
+			if ([s.name, s.firstMessage, s.cwd].some((text) => text?.toLowerCase().includes(query))) found.push(s);
+			else if (file && (await this.search.matches(file, query))) found.push(s);
+		}
+		return found;
 	}
 
 	private async listAll(): Promise<SessionSummary[]> {
@@ -188,11 +222,24 @@ export class Chamber {
 		const opening = (async () => {
 			const cwd = readHeaderCwd(file) || this.options.defaultCwd;
 			const flags = this.sessionFlags.get(id);
-			const session = await LiveSession.open({
-				...this.openOptions(cwd, this.options.approve),
-				...(flags ? { extensionFlags: flags } : {}),
-				target: { kind: "open", file },
-			});
+			const cold = this.cold.get(id);
+			cold?.starting();
+			let session: LiveSession;
+			try {
+				session = await LiveSession.open({
+					...this.openOptions(cwd, this.options.approve),
+					...(flags ? { extensionFlags: flags } : {}),
+					...(cold ? { channel: cold.channel } : {}),
+					target: { kind: "open", file },
+				});
+			} catch (error) {
+				cold?.startFailed();
+				throw error;
+			}
+			if (cold && this.cold.get(id) === cold) {
+				cold.stop();
+				this.cold.delete(id);
+			}
 			this.adopt(session);
 			return session;
 		})();
@@ -218,6 +265,33 @@ export class Chamber {
 	}
 
 	/**
+	 * The stream a client follows: the running session's, or (not running) one fed from its file, which never
+	 * starts the runtime and follows what other processes write. `release` when the client is gone.
+	 */
+	async stream(id: string, limit?: number) {
+		const live = this.live.get(id) ?? (await this.opening.get(id)?.catch(() => undefined));
+		if (live) return { channel: live.channel, snapshot: () => latestRows(live.view(), limit), release: () => {} };
+		const file = await this.fileOf(id);
+		if (!file || !existsSync(file)) throw new SessionError("not_found", `no session ${id}`);
+		let cold = this.cold.get(id);
+		if (!cold || cold.file !== file) {
+			cold?.stop();
+			cold = new ColdStream(id, file, this.options.replay);
+			this.cold.set(id, cold);
+		}
+		const stream = cold;
+		return {
+			channel: stream.channel,
+			snapshot: () => stream.snapshot(limit),
+			release: () => {
+				if (stream.channel.clientCount > 0 || this.cold.get(id) !== stream) return;
+				stream.stop();
+				this.cold.delete(id);
+			},
+		};
+	}
+
+	/**
 	 * What a client shows for a session: the live view, or (for a session not running) the view read from its
 	 * file, with the page of rows asked for (`pageOf`). Reading does not start the session; neither does its
 	 * event stream (see `running`).
@@ -227,7 +301,8 @@ export class Chamber {
 		if (live) return withPage(live.view(), page);
 		const file = await this.fileOf(id);
 		const fromFile = file ? viewOfFile(file, page) : undefined;
-		if (fromFile) return fromFile;
+		const heldBy = file && fromFile ? holderOf(file) : undefined;
+		if (fromFile) return heldBy ? { ...fromFile, session: { ...fromFile.session, heldBy } } : fromFile;
 		return withPage((await this.get(id)).view(), page);
 	}
 
@@ -249,6 +324,23 @@ export class Chamber {
 		return undefined;
 	}
 
+	/**
+	 * A new session with a copy of this one's entries (pi's `--fork`), made from the file without its lease: how a
+	 * session another pier holds goes on here. The original is not touched.
+	 */
+	async copy(id: string): Promise<SessionSummary> {
+		const file = await this.fileOf(id);
+		if (!file || !existsSync(file)) throw new SessionError("not_found", `no session ${id}`);
+		const session = await LiveSession.open({
+			...this.openOptions(readHeaderCwd(file) || this.options.defaultCwd, this.options.approve),
+			target: { kind: "fork", file },
+		});
+		this.adopt(session);
+		const summary = session.summary();
+		this.events.publish("sessions.changed", { reason: "created", id: session.id, session: summary });
+		return summary;
+	}
+
 	liveSession(id: string): LiveSession | undefined {
 		return this.live.get(id);
 	}
@@ -267,6 +359,11 @@ export class Chamber {
 		const changed = { ...summary, ...(archived ? { archived: true } : {}) };
 		this.events.publish("sessions.changed", { reason: "updated", id, session: changed });
 		return changed;
+	}
+
+	/** The trash: deleted sessions that can still be restored, newest first. */
+	trash(): Promise<TrashedSession[]> {
+		return trashedSessions(this.shelf.list());
 	}
 
 	/** A deleted session back from the trash, within its undo window. */
@@ -303,6 +400,9 @@ export class Chamber {
 	async shutdown(): Promise<void> {
 		clearInterval(this.idleSweep);
 		this.shelf.stop();
+		this.outside.stop();
+		for (const cold of this.cold.values()) cold.stop();
+		this.cold.clear();
 		const sessions = [...this.live.values()];
 		this.live.clear();
 		await Promise.allSettled(sessions.map((s) => s.close()));

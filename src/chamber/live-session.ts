@@ -42,6 +42,8 @@ export interface OpenOptions {
 	onReplaced?: (previousId: string, session: LiveSession) => void;
 	/** An extension called `ctx.shutdown()`: pi's RPC mode exits; in the chamber only this session ends. */
 	onShutdown?: (session: LiveSession) => void;
+	/** The stream the page already follows (cold-stream.ts): its clients stay attached as the runtime starts. */
+	channel?: EventChannel;
 }
 
 export class LiveSession {
@@ -76,7 +78,8 @@ export class LiveSession {
 		private readonly options: OpenOptions,
 	) {
 		const id = pier.runtime.session.sessionId;
-		this.channel = new EventChannel(id, options.replay, RUN_SEQUENCE_BASE);
+		this.channel =
+			options.channel?.sessionId === id ? options.channel : new EventChannel(id, options.replay, RUN_SEQUENCE_BASE);
 		this.ui = new SessionUi(this.publish, (ended) => this.dialogsChanged(ended));
 		this.mounts = new AppMounts(pier.extensionHost);
 		this.rendered = new RenderedRows(
@@ -152,6 +155,8 @@ export class LiveSession {
 		// chat; the chamber keeps it in the transcript, not only in a passing notice.
 		this.pier.mcp.onReport((message) => this.reportError(message, "mcp"));
 		await this.bind();
+		// A page that followed the file learns the session now runs (and is no longer "starting").
+		this.publish("session.info", { session: this.summary() });
 	}
 
 	/** Follows the runtime's current pi session: its entries feed the dock and the transcript, its events the stream. */

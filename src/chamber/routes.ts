@@ -60,7 +60,12 @@ export function failure(c: Context, error: unknown): Response {
 	if (error instanceof SessionError) return jsonError(c, SESSION_ERROR_STATUS[error.code], error.code, error.message);
 	const message = (error as Error)?.message ?? String(error);
 	// Another pier process writes that session file (session-lease.ts): say who, change nothing.
-	if ((error as Error)?.cause instanceof SessionInUseError) return jsonError(c, 409, "in_use", message);
+	const cause = (error as Error)?.cause;
+	if (cause instanceof SessionInUseError) {
+		const { holder, pid, host, since } = cause.by;
+		const text = `This session is open in ${holder} (pid ${pid} on ${host}, since ${since}). Close it there, fork a copy, or follow it read-only.`;
+		return jsonError(c, 409, "in_use", text);
+	}
 	// A usage problem from pier's factory (an unknown model) is the client's, not the daemon's.
 	if ((error as Error)?.name === "PierUsageError") return jsonError(c, 400, "bad_request", message);
 	// The user's trust.json is broken: nothing is decided until they fix it (the message says how).
@@ -106,12 +111,17 @@ export function piRoutes(chamber: Chamber): Hono {
 		return c.json({ session: (await chamber.get(c.req.param("id"))).summary() });
 	});
 
+	// A copy of a session's file as a new session: a session held by another pier goes on in the copy.
+	app.post("/sessions/:id/copy", async (c) => c.json({ session: await chamber.copy(c.req.param("id")) }, 201));
+
 	app.patch("/sessions/:id", jsonBody(Bodies.rename), async (c) => {
 		const b = c.req.valid("json");
 		return c.json({ session: await chamber.rename(c.req.param("id"), b.name) });
 	});
 
 	app.delete("/sessions/:id", async (c) => c.json({ ok: true, ...(await chamber.delete(c.req.param("id"))) }));
+
+	app.get("/trash", async (c) => c.json({ sessions: await chamber.trash() }));
 
 	app.post("/sessions/:id/restore", async (c) => c.json({ session: await chamber.restore(c.req.param("id")) }));
 
@@ -231,7 +241,11 @@ export function piRoutes(chamber: Chamber): Hono {
 
 	app.put("/sessions/:id/editor", jsonBody(Bodies.editor), async (c) => {
 		const b = c.req.valid("json");
-		(await chamber.get(c.req.param("id"))).ui.setDraft(b.text);
+		// Typing is not an action: a session that does not run has no extension to read the draft, and is not
+		// started for it (the page keeps the draft and mirrors it again once the session runs).
+		const live = chamber.liveSession(c.req.param("id"));
+		if (!live) return c.json({ ok: true, live: false });
+		live.ui.setDraft(b.text);
 		return c.json({ ok: true });
 	});
 

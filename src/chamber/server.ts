@@ -25,7 +25,6 @@ import { SseClient } from "./events/sse.js";
 import { jsonError } from "./http-errors.js";
 import { mcpSignInCallback, signInsOf } from "./mcp-signin.js";
 import { BAD_ROW_LIMIT, failure, piRoutes, rowLimit } from "./routes.js";
-import { latestRows } from "./transcript.js";
 
 export interface ChamberServerOptions extends ChamberOptions {
 	/** Stored (as a scrypt hash) when given; an existing hash stays otherwise. */
@@ -77,7 +76,7 @@ export async function chamberApp(options: ChamberServerOptions) {
 
 	/** SSE needs the raw socket: bounded buffering is measured on Node's own write queue. */
 	// biome-ignore lint/suspicious/noExplicitAny: any app env; only the Node bindings are read
-	const stream = (c: Context<any>, channel: EventChannel, snapshot?: () => never) => {
+	const stream = (c: Context<any>, channel: EventChannel, snapshot?: () => never, release?: () => void) => {
 		const res = (c.env as NodeBindings | undefined)?.outgoing;
 		if (!res) return jsonError(c, 500, "internal", "the event stream needs the Node server");
 		const cursor = c.req.header("last-event-id") ?? c.req.query("since");
@@ -92,6 +91,7 @@ export async function chamberApp(options: ChamberServerOptions) {
 			clearInterval(beat);
 			heartbeats.delete(beat);
 			detach();
+			release?.();
 		};
 		res.on("close", stop);
 		return RESPONSE_ALREADY_SENT;
@@ -102,8 +102,9 @@ export async function chamberApp(options: ChamberServerOptions) {
 		if (!id) return stream(c, chamber.events);
 		const limit = rowLimit(c.req.query("rows"));
 		if (limit === null) return jsonError(c, 400, "bad_request", BAD_ROW_LIMIT);
-		const session = await chamber.running(id);
-		return stream(c, session.channel, (() => latestRows(session.view(), limit)) as () => never);
+		// A session that does not run is followed from its file: looking at it starts nothing (cold-stream.ts).
+		const followed = await chamber.stream(id, limit);
+		return stream(c, followed.channel, followed.snapshot as () => never, followed.release);
 	});
 	app.route("/api/pi", piRoutes(chamber));
 	mcpSignInCallback(app, signInsOf(chamber));
@@ -251,6 +252,7 @@ export async function startChamber(
 		server.once("error", fail);
 	});
 	const { port } = server.address() as AddressInfo;
+	built.chamber.watchSessions();
 	if (isLoopback(options.host)) {
 		built.allowHosts([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${options.host}:${port}`]);
 	}

@@ -4,12 +4,15 @@
  * `<stateDir>/trash/` for an undo window before they are gone for good.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { writeFileAtomic } from "./auth/auth-file.js";
 import { placeBack } from "./place-back.js";
+import { storedSessionOf } from "./session-index.js";
+import type { TrashedSession } from "./wire.js";
 
-/** How long a deleted session can be restored, unless the chamber is given another window. */
-export const UNDO_MS = 60_000;
+/** How long a deleted session waits in the trash (and can be restored), unless the chamber is given another window. */
+export const UNDO_MS = 7 * 24 * 60 * 60_000;
 
 interface TrashEntry {
 	id: string;
@@ -97,6 +100,13 @@ export class SessionShelf {
 		return join(this.trashDir, `${entry.deletedAt}-${basename(entry.file)}`);
 	}
 
+	/** What waits in the trash now, newest first, with where each file is held and when it goes for good. */
+	list(): { id: string; held: string; deletedAt: number; purgeAt: number }[] {
+		return this.purge()
+			.map((e) => ({ id: e.id, held: this.held(e), deletedAt: e.deletedAt, purgeAt: e.deletedAt + this.undoMs }))
+			.sort((a, b) => b.deletedAt - a.deletedAt);
+	}
+
 	/** Moves the file aside; the answer says until when it can come back. */
 	discard(id: string, file: string): number {
 		mkdirSync(this.trashDir, { recursive: true, mode: 0o700 });
@@ -143,4 +153,25 @@ export class SessionShelf {
 		}
 		return keep;
 	}
+}
+
+/** The Trash view's entries: each held file's name, first message and project, read from the file. */
+export async function trashedSessions(
+	entries: { id: string; held: string; deletedAt: number; purgeAt: number }[],
+): Promise<TrashedSession[]> {
+	const listed: TrashedSession[] = [];
+	for (const entry of entries) {
+		const stored = await readFile(entry.held)
+			.then((bytes) => storedSessionOf(entry.held, bytes, { mtime: new Date(entry.deletedAt) }))
+			.catch(() => undefined);
+		listed.push({
+			id: entry.id,
+			...(stored?.name ? { name: stored.name } : {}),
+			...(stored?.firstMessage ? { firstMessage: stored.firstMessage.slice(0, 200) } : {}),
+			cwd: stored?.cwd ?? "",
+			deletedAt: new Date(entry.deletedAt).toISOString(),
+			purgeAt: new Date(entry.purgeAt).toISOString(),
+		});
+	}
+	return listed;
 }

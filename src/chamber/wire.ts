@@ -179,6 +179,31 @@ export interface SessionSummary {
 	waiting?: number;
 	/** A fork's original (pi's header `parentSession`), by id. */
 	forkedFrom?: string;
+	/** Another pier process writes this session's file (its lease): who, so the page can say it and offer a copy. */
+	heldBy?: SessionHolder;
+	/** An action is starting its runtime (extensions included) now; absent otherwise. */
+	starting?: true;
+}
+
+/** The holder of a session file's lease (session-lease.ts), as a client sees it. */
+export interface SessionHolder {
+	/** What holds it: "pier run", "pier serve", … */
+	holder: string;
+	pid: number;
+	host: string;
+	/** Since when (ISO time). */
+	since: string;
+}
+
+/** A deleted session waiting in the trash: what the Trash view lists and `POST /sessions/:id/restore` brings back. */
+export interface TrashedSession {
+	id: string;
+	name?: string;
+	firstMessage?: string;
+	cwd: string;
+	deletedAt: string;
+	/** When the file is deleted for good (and Restore stops working). */
+	purgeAt: string;
 }
 
 /** A file a user message carries (pi's `@file`): its text went to the model before the user's words. */

@@ -22,8 +22,8 @@ Usage: pier serve [options]
                          through the API may add its own: POST /api/pi/sessions {"flags": {...}})
 
 Without a password, sign in with the one-time pairing link printed at start.
-A deleted session can be restored for 60 s ($PIER_SESSION_UNDO_MS sets another window, in ms); then its file is
-deleted for good.
+A deleted session waits in the trash for 7 days ($PIER_SESSION_UNDO_MS sets another window, in ms); then its
+file is deleted for good.
 `;
 
 const EXAMPLES = ["examples/extensions/chamber-demo.ts", "examples/quickjs/hello", "examples/process/node-weather"];

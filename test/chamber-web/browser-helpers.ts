@@ -147,10 +147,10 @@ export function rows(page: Page, kind?: string): Locator {
 export async function dismissToasts(page: Page): Promise<void> {
 	const toasts = page.getByTestId("toast");
 	for (let n = await toasts.count(); n > 0; n = await toasts.count()) {
-		await toasts
-			.first()
-			.click({ timeout: 2000 })
-			.catch(() => {});
+		// A toast with an action (Undo) stays until its × closes it.
+		const first = toasts.first();
+		const close = first.getByTestId("toast-dismiss");
+		await ((await close.count()) > 0 ? close : first).click({ timeout: 2000 }).catch(() => {});
 	}
 }
 

@@ -488,8 +488,9 @@ describe("the chamber in a browser", () => {
 		);
 
 		const doomed = await newSession(page);
-		// No question first: the session goes to the trash and a toast offers Undo (sessions-ui.test.ts).
+		// It runs, so the list asks first; then it goes to the trash and a toast offers Undo (sessions-ui.test.ts).
 		await item(doomed).getByTestId("delete-session").click();
+		await page.getByTestId("confirm-yes").click();
 		await item(doomed).waitFor({ state: "detached" });
 		assert.equal((await api.call("GET", `/api/pi/sessions/${doomed}`)).status, 404);
 	});

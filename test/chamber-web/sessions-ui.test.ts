@@ -109,6 +109,8 @@ describe("the session list", () => {
 		assert.ok(file());
 		await item(ids.beta!).hover();
 		await item(ids.beta!).getByTestId("delete-session").click();
+		// It runs (the test prompted it), so the list asks first.
+		await page.getByTestId("confirm-yes").click();
 		await until(async () => !(await listed()).includes(ids.beta!), "the deleted session leaves the list");
 		assert.equal(file(), undefined, "its file left pi's session directory");
 		assert.ok(existsSync(join(dir.path, "state", "trash")), "it waits in the trash");

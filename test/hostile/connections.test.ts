@@ -224,9 +224,10 @@ test("a GET on a session's event stream does not start its runtime; POST …/ope
 			);
 		assert.equal((await listed())?.live, false);
 
-		// The GET alone, as any client (or a page replaying a cookie) would send it.
+		// The GET alone, as any client (or a page replaying a cookie) would send it: followed from the file.
 		const get = new EventReader(new URL(`/api/pi/events?session=${id}`, serve.url), api.headers());
-		assert.equal(await get.ready, 409);
+		assert.equal(await get.ready, 200);
+		await get.waitFor((e) => e.event === "session.snapshot", "the snapshot read from the file");
 		get.close();
 		const extensions = await api.call<{ error: { code: string } }>("GET", `/api/pi/extensions?session=${id}`);
 		assert.equal(extensions.status, 409);

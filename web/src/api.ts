@@ -16,6 +16,7 @@ import type {
 	SessionSummary,
 	SessionView,
 	TranscriptRow,
+	TrashedSession,
 	TreeNodeView,
 	TrustView,
 	UiSettings,
@@ -76,7 +77,29 @@ export function setUnauthorizedHandler(handler: (() => void) | undefined): void 
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
+/**
+ * A read of a running session's state (its files, tree, extensions) before anything started it: the daemon
+ * answers `not_open`, since looking never starts a runtime. The user asked for it, which is an action: start
+ * the session, then read again.
+ */
 async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
+	try {
+		return await send<T>(method, path, body);
+	} catch (err) {
+		const id = method === "GET" && err instanceof ApiError && err.code === "not_open" ? sessionOf(path) : undefined;
+		if (id === undefined) throw err;
+		await send("POST", `${session(id)}/open`, {});
+		return send<T>(method, path, body);
+	}
+}
+
+function sessionOf(path: string): string | undefined {
+	const url = new URL(path, "http://x");
+	const inPath = /^\/api\/pi\/sessions\/([^/]+)\//.exec(url.pathname)?.[1];
+	return inPath ? decodeURIComponent(inPath) : (url.searchParams.get("session") ?? undefined);
+}
+
+async function send<T>(method: Method, path: string, body?: unknown): Promise<T> {
 	const init: RequestInit = {
 		method,
 		credentials: "same-origin",
@@ -138,8 +161,16 @@ export const api = {
 	revokeCredential: (id: string) =>
 		request<{ ok: true; revoked: string[] }>("DELETE", `/api/auth/credentials/${enc(id)}`),
 
-	listSessions: (options: { archived?: boolean } = {}) =>
-		request<{ sessions: SessionSummary[] }>("GET", `/api/pi/sessions${options.archived ? "?archived=1" : ""}`),
+	listSessions: (options: { archived?: boolean; q?: string } = {}) => {
+		const query = new URLSearchParams();
+		if (options.archived) query.set("archived", "1");
+		if (options.q) query.set("q", options.q);
+		const qs = query.toString();
+		return request<{ sessions: SessionSummary[] }>("GET", `/api/pi/sessions${qs ? `?${qs}` : ""}`);
+	},
+	listTrash: () => request<{ sessions: TrashedSession[] }>("GET", "/api/pi/trash"),
+	/** A new session with a copy of this one's entries (pi's --fork): for a session another pier holds. */
+	copySession: (id: string) => request<{ session: SessionSummary }>("POST", `${session(id)}/copy`, {}),
 	archiveSession: (id: string, archived: boolean) =>
 		request<{ session: SessionSummary }>("POST", `${session(id)}/archive`, { archived }),
 	restoreSession: (id: string) => request<{ session: SessionSummary }>("POST", `${session(id)}/restore`, {}),
@@ -201,7 +232,9 @@ export const api = {
 	setModel: (id: string, model: string) => request<{ model: string }>("PUT", `${session(id)}/model`, { model }),
 	setThinking: (id: string, level: string) =>
 		request<{ thinkingLevel: string }>("PUT", `${session(id)}/thinking`, { level }),
-	setEditor: (id: string, text: string) => request<{ ok: true }>("PUT", `${session(id)}/editor`, { text }),
+	/** `live: false`: the session does not run, so nothing was mirrored (typing does not start it). */
+	setEditor: (id: string, text: string) =>
+		request<{ ok: true; live?: false }>("PUT", `${session(id)}/editor`, { text }),
 	answerDialog: (id: string, requestId: string, answer: DialogAnswer) =>
 		request<{ ok: true }>("POST", `${session(id)}/dialogs/${enc(requestId)}`, answer),
 	overlayInput: (id: string, input: OverlayInput) => request<{ ok: true }>("POST", `${session(id)}/overlay`, input),

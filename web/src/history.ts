@@ -8,18 +8,34 @@ import { useRef } from "preact/hooks";
 import type { TranscriptRow } from "./types.js";
 
 const LIMIT = 100;
-/** Sent from this page, per session, for the life of the page (a remount keeps them). */
-const sent = new Map<string, string[]>();
+/**
+ * Sent from this browser, per session, kept in localStorage: commands (`/name`) and `!bash` leave no user row, so
+ * without this ↑ would skip them after a reload.
+ */
+const KEY = "pier.sent.";
+
+function sentOf(sessionId: string): string[] {
+	try {
+		const list = JSON.parse(localStorage.getItem(KEY + sessionId) ?? "[]") as unknown;
+		return Array.isArray(list) ? list.filter((t): t is string => typeof t === "string") : [];
+	} catch {
+		return [];
+	}
+}
 
 export function rememberSent(sessionId: string, text: string): void {
-	const list = sent.get(sessionId) ?? [];
+	const list = sentOf(sessionId);
 	if (list.at(-1) !== text) list.push(text);
-	sent.set(sessionId, list.slice(-LIMIT));
+	try {
+		localStorage.setItem(KEY + sessionId, JSON.stringify(list.slice(-LIMIT)));
+	} catch {
+		// Storage full or disabled: the history is the session's rows.
+	}
 }
 
 function historyOf(sessionId: string, rows: readonly TranscriptRow[]): string[] {
 	const fromRows = rows.flatMap((r) => (r.kind === "user" && r.text ? [r.text] : []));
-	const own = sent.get(sessionId) ?? [];
+	const own = sentOf(sessionId);
 	// Sent prompts also come back as user rows: keep one of each, in the order they were made.
 	const all = [...fromRows.filter((t) => !own.includes(t)), ...own];
 	return all.filter((t, i) => t !== all[i - 1]).slice(-LIMIT);
@@ -35,6 +51,8 @@ export function usePromptHistory(sessionId: string, rows: readonly TranscriptRow
 		reset: () => {
 			index.current = undefined;
 		},
+		/** ↑/↓ walk the history now: a recalled `/command` must not hand the keys to its suggestion list. */
+		browsing: () => index.current !== undefined,
 		/** The text to show for ↑ (older) or ↓ (newer), or undefined to let the key move the caret. */
 		step(direction: "older" | "newer", text: string, caret: number): string | undefined {
 			const entries = historyOf(current.current.sessionId, current.current.rows);

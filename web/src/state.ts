@@ -39,6 +39,8 @@ export interface SessionState {
 	bash: LiveBash[];
 	/** Bumped when an extension replaces the composer text, so the composer adopts it even if it is unchanged. */
 	editorRevision: number;
+	/** Bumped by each snapshot: its editor text only fills an empty box (a typed draft is never replaced). */
+	snapshotRevision: number;
 	/** A failed overlay submit's text, handed back to the overlay's editor (`n` tells one return from the next). */
 	overlayDraft?: { text: string; n: number };
 }
@@ -52,13 +54,13 @@ export type SessionAction =
 	| { type: "older"; rows: TranscriptRow[]; olderRows: number };
 
 export function initSessionState(view: SessionView): SessionState {
-	return { view, lastSeq: view.seq, drafts: [], tools: [], bash: [], editorRevision: 0 };
+	return { view, lastSeq: view.seq, drafts: [], tools: [], bash: [], editorRevision: 0, snapshotRevision: 0 };
 }
 
 export function reduceSession(state: SessionState, action: SessionAction): SessionState {
 	switch (action.type) {
 		case "reset":
-			return { ...initSessionState(action.view), editorRevision: state.editorRevision + 1 };
+			return { ...initSessionState(action.view), ...afterSnapshot(state) };
 		case "model": {
 			const view = { ...state.view };
 			if (action.model !== undefined) view.model = action.model;
@@ -77,7 +79,7 @@ export function reduceSession(state: SessionState, action: SessionAction): Sessi
 
 export function applyEvent(state: SessionState, env: AnyEnvelope): SessionState {
 	if (env.event === "session.snapshot") {
-		return { ...initSessionState(env.payload), editorRevision: state.editorRevision + 1 };
+		return { ...initSessionState(env.payload), ...afterSnapshot(state) };
 	}
 	if (env.event === "heartbeat" || env.seq <= state.lastSeq) return state;
 	const next = { ...state, lastSeq: env.seq, view: { ...state.view, seq: env.seq } };
@@ -253,6 +255,10 @@ export function applyEvent(state: SessionState, env: AnyEnvelope): SessionState 
 		case "sessions.changed":
 			return next;
 	}
+}
+
+function afterSnapshot(state: SessionState) {
+	return { editorRevision: state.editorRevision, snapshotRevision: state.snapshotRevision + 1 };
 }
 
 function upsert<T>(list: T[], item: T, same: (x: T) => boolean): T[] {

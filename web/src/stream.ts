@@ -4,10 +4,10 @@
  *
  * Whenever the source closes (a 401 after the sign-in ended, a 502 while the daemon restarts, a dropped
  * connection) we ask `/api/auth/status` whether it is worth retrying and open a new one with
- * `since=<lastSeq>`. A session's stream is preceded by `POST /sessions/:id/open`: the daemon does not start a
- * session's runtime for a GET.
+ * `since=<lastSeq>`. Following a session does not start its runtime: the daemon streams a session that does not
+ * run from its file, and the first action (a prompt, a command) starts it on the same stream.
  */
-import { api, authHeaders } from "./api.js";
+import { authHeaders } from "./api.js";
 import { CLOSED, FetchEventSource, OPEN, type StreamSource } from "./sse.js";
 import type { AnyEnvelope, EventName } from "./types.js";
 
@@ -129,14 +129,7 @@ export class EventStream {
 	private connect(): void {
 		if (this.closed) return;
 		this.setStatus(this.status === undefined ? "connecting" : "reconnecting");
-		const id = this.opts.sessionId;
-		const create =
-			this.opts.createEventSource ??
-			((url) =>
-				new FetchEventSource(url, {
-					headers: authHeaders(),
-					...(id ? { before: () => api.openSession(id) } : {}),
-				}));
+		const create = this.opts.createEventSource ?? ((url) => new FetchEventSource(url, { headers: authHeaders() }));
 		const source = create(this.url());
 		this.source = source;
 		this.lastActivity = Date.now();

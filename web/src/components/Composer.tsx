@@ -11,7 +11,8 @@ import { onForkRequest, requestOpenSession } from "../habit-events.js";
 import { rememberSent, usePromptHistory } from "../history.js";
 import { isImage, toAttachment } from "../images.js";
 import { fileQueryAt, runPageCommand } from "../page-commands.js";
-import type { CommandView, SessionView } from "../types.js";
+import { useDraft } from "../drafts.js";
+import type { CommandView, SessionHolder, SessionView } from "../types.js";
 import { CommandSuggestions, filterCommands } from "./CommandSuggestions.js";
 import { FileSuggestions, ImageStrip, QueuedMessages } from "./ComposerExtras.js";
 import { type HabitDialog, HabitDialogs } from "./HabitDialogs.js";
@@ -20,7 +21,6 @@ import { useToast } from "./Toasts.js";
 
 type Mode = "prompt" | "steer" | "follow-up";
 
-const EDITOR_SYNC_MS = 400;
 const FILE_QUERY_MS = 120;
 
 interface ComposerProps {
@@ -31,6 +31,9 @@ interface ComposerProps {
 	commands: CommandView[];
 	editorText: string;
 	editorRevision: number;
+	snapshotRevision: number;
+	/** Another pier holds the session: a refusal that said so is stale once it lets go. */
+	heldBy?: SessionHolder;
 	onPin: (command: string) => void;
 	/** Set by the parent so global shortcuts (Ctrl+K) can focus the box. */
 	inputRef?: { current: HTMLTextAreaElement | null };
@@ -43,18 +46,29 @@ export function Composer({
 	commands,
 	editorText,
 	editorRevision,
+	snapshotRevision,
+	heldBy,
 	onPin,
 	inputRef,
 }: ComposerProps) {
-	const [text, setText] = useState(editorText);
-	const [error, setError] = useState<string | undefined>();
+	const running = view.session.live;
+	// A new callback when the session starts, so a draft typed before it ran reaches its extensions.
+	const mirror = useCallback((draft: string) => api.setEditor(sessionId, draft), [sessionId, running]);
+	const [text, setText] = useDraft(sessionId, editorText, editorRevision, snapshotRevision, mirror);
+	const [error, setErrorText] = useState<{ text: string; code?: string } | undefined>();
+	const setError = (message: string | undefined, code?: string) =>
+		setErrorText(message === undefined ? undefined : { text: message, ...(code ? { code } : {}) });
+	// "In use" was true when it was said; once the other pier lets go (the stream says so), it is not.
+	const held = heldBy !== undefined;
+	useEffect(() => {
+		if (!held) setErrorText((e) => (e?.code === "in_use" ? undefined : e));
+	}, [held]);
 	const [sending, setSending] = useState(false);
 	const [highlight, setHighlight] = useState(-1);
 	const [dismissedFor, setDismissedFor] = useState<string | undefined>();
 	const [focused, setFocused] = useState(false);
 	const ownRef = useRef<HTMLTextAreaElement | null>(null);
 	const box = inputRef ?? ownRef;
-	const synced = useRef<string | undefined>(editorText);
 	const toast = useToast();
 	const history = usePromptHistory(sessionId, view.rows);
 	const [images, setImages] = useState<ImageAttachment[]>([]);
@@ -67,27 +81,6 @@ export function Composer({
 
 	useEffect(() => onForkRequest((entryId) => setDialog({ kind: "fork", entryId })), []);
 	const onDialogError = useCallback((message: string) => toast(message, "error"), [toast]);
-
-	// An extension replaced the text (or a snapshot arrived): adopt it and do not echo it back.
-	const seenRevision = useRef(editorRevision);
-	useEffect(() => {
-		if (seenRevision.current === editorRevision) return;
-		seenRevision.current = editorRevision;
-		synced.current = editorText;
-		setText(editorText);
-	}, [editorRevision, editorText]);
-
-	useEffect(() => {
-		if (text === synced.current) return;
-		const timer = setTimeout(() => {
-			synced.current = text;
-			api.setEditor(sessionId, text).catch(() => {
-				// The mirror is best effort; the next keystroke retries.
-				synced.current = undefined;
-			});
-		}, EDITOR_SYNC_MS);
-		return () => clearTimeout(timer);
-	}, [text, sessionId]);
 
 	const query = /^\/\S*$/.test(text) ? text.slice(1) : undefined;
 	const suggestions = useMemo(() => (query === undefined ? [] : filterCommands(commands, query)), [commands, query]);
@@ -181,6 +174,7 @@ export function Composer({
 				err instanceof ApiError && err.code === "busy"
 					? "The agent is still working. Steer to redirect it, or queue this as a follow-up."
 					: describeError(err),
+				err instanceof ApiError ? err.code : undefined,
 			);
 		} finally {
 			setSending(false);
@@ -217,10 +211,11 @@ export function Composer({
 	};
 
 	const onKeyDown = (e: KeyboardEvent) => {
-		if (showFiles && listKeys(e, files.length, (i) => files[i] && pickFile(files[i]))) return;
-		if (showSuggestions && listKeys(e, suggestions.length, (i) => suggestions[i] && complete(suggestions[i].name)))
-			return;
-		if ((e.key === "ArrowUp" || e.key === "ArrowDown") && !e.altKey && !showFiles && !showSuggestions) {
+		const walking = history.browsing() && (e.key === "ArrowUp" || e.key === "ArrowDown");
+		if (!walking && showFiles && listKeys(e, files.length, (i) => files[i] && pickFile(files[i]))) return;
+		const pickCommand = (i: number) => suggestions[i] && complete(suggestions[i].name);
+		if (!walking && showSuggestions && listKeys(e, suggestions.length, pickCommand)) return;
+		if ((e.key === "ArrowUp" || e.key === "ArrowDown") && !e.altKey && (walking || (!showFiles && !showSuggestions))) {
 			const el = e.currentTarget as HTMLTextAreaElement;
 			const recalled = history.step(e.key === "ArrowUp" ? "older" : "newer", text, el.selectionStart ?? 0);
 			if (recalled !== undefined) {
@@ -392,7 +387,7 @@ export function Composer({
 			</div>
 			{error && (
 				<div class="inline-error" role="alert" data-testid="composer-error">
-					{error}
+					{error.text}
 				</div>
 			)}
 		</div>

@@ -1,14 +1,18 @@
 /**
- * The sessions sidebar: create (with the project trust question), search, grouped by project; select,
- * rename inline, archive, delete with an undo window.
+ * The sessions sidebar: create (with the project trust question), search (every message's text, on the daemon),
+ * grouped by project; select, rename inline, archive, delete (asked first when the session runs or has a name)
+ * with an Undo as long as the trash keeps the file, and a Trash view to restore from.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError, api, describeError } from "../api.js";
 import { basename, relativeTime } from "../format.js";
 import type { SessionSummary, TrustView } from "../types.js";
 import { Icon, IconButton } from "./Icon.js";
+import { useConfirm } from "./Confirm.js";
 import { TrustCard } from "./TrustCard.js";
 import { useToast } from "./Toasts.js";
+import { TrashList } from "./TrashList.js";
+import { useMessageSearch } from "../session-search.js";
 import { visible } from "../visible.js";
 
 interface ListProps {
@@ -35,7 +39,8 @@ export function byProject(sessions: readonly SessionSummary[]): [string, Session
 
 export function SessionList({ sessions, loaded, selectedId, onSelect, onChanged, onDeleted }: ListProps) {
 	const [query, setQuery] = useState("");
-	const [showArchived, setShowArchived] = useState(false);
+	const [shelf, setShelf] = useState<"sessions" | "archived" | "trash">("sessions");
+	const showArchived = shelf === "archived";
 	const [archived, setArchived] = useState<SessionSummary[]>([]);
 	const toast = useToast();
 	useEffect(() => {
@@ -46,7 +51,8 @@ export function SessionList({ sessions, loaded, selectedId, onSelect, onChanged,
 		);
 	}, [showArchived, toast]);
 	const source = showArchived ? archived : sessions.filter((s) => !s.archived);
-	const shown = source.filter((s) => matches(s, query));
+	const inMessages = useMessageSearch(shelf === "trash" ? "" : query, showArchived);
+	const shown = source.filter((s) => matches(s, query) || inMessages?.has(s.id));
 	const changed = (s: SessionSummary) => {
 		if (showArchived)
 			setArchived((list) =>
@@ -75,36 +81,48 @@ export function SessionList({ sessions, loaded, selectedId, onSelect, onChanged,
 					type="button"
 					data-testid="show-archived"
 					aria-pressed={showArchived}
-					onClick={() => setShowArchived((on) => !on)}
+					onClick={() => setShelf((on) => (on === "archived" ? "sessions" : "archived"))}
 				>
 					{showArchived ? "Back to sessions" : "Archived"}
 				</button>
+				<button
+					type="button"
+					data-testid="show-trash"
+					aria-pressed={shelf === "trash"}
+					onClick={() => setShelf((on) => (on === "trash" ? "sessions" : "trash"))}
+				>
+					{shelf === "trash" ? "Back to sessions" : "Trash"}
+				</button>
 			</div>
-			<ul class="session-list" data-testid="session-list">
-				{loaded && shown.length === 0 && (
-					<li class="muted empty">
-						{query ? "No session matches." : showArchived ? "Nothing archived." : "No sessions yet."}
-					</li>
-				)}
-				{byProject(shown).map(([cwd, group]) => [
-					<li key={`group:${cwd}`} class="session-group" data-testid="session-group" title={cwd}>
-						{visible(basename(cwd))}
-					</li>,
-					...group.map((s) => (
-						<SessionItem
-							key={s.id}
-							session={s}
-							selected={s.id === selectedId}
-							onSelect={() => onSelect(s.id)}
-							onChanged={changed}
-							onDeleted={() => {
-								if (showArchived) setArchived((list) => list.filter((x) => x.id !== s.id));
-								onDeleted(s.id);
-							}}
-						/>
-					)),
-				])}
-			</ul>
+			{shelf === "trash" ? (
+				<TrashList query={query} onRestored={onChanged} />
+			) : (
+				<ul class="session-list" data-testid="session-list">
+					{loaded && shown.length === 0 && (
+						<li class="muted empty">
+							{query ? "No session matches." : showArchived ? "Nothing archived." : "No sessions yet."}
+						</li>
+					)}
+					{byProject(shown).map(([cwd, group]) => [
+						<li key={`group:${cwd}`} class="session-group" data-testid="session-group" title={cwd}>
+							{visible(basename(cwd))}
+						</li>,
+						...group.map((s) => (
+							<SessionItem
+								key={s.id}
+								session={s}
+								selected={s.id === selectedId}
+								onSelect={() => onSelect(s.id)}
+								onChanged={changed}
+								onDeleted={() => {
+									if (showArchived) setArchived((list) => list.filter((x) => x.id !== s.id));
+									onDeleted(s.id);
+								}}
+							/>
+						)),
+					])}
+				</ul>
+			)}
 		</nav>
 	);
 }
@@ -134,6 +152,7 @@ function SessionItem({ session, selected, onSelect, onChanged, onDeleted }: Item
 		field.current?.select();
 	}, [renaming]);
 	const toast = useToast();
+	const confirm = useConfirm();
 
 	const startRename = () => {
 		editing.current = true;
@@ -159,15 +178,24 @@ function SessionItem({ session, selected, onSelect, onChanged, onDeleted }: Item
 		}
 	};
 
-	// No question first: the file waits in the trash and the toast offers Undo while it can come back.
+	// The file waits in the trash, so only a session that runs or that someone named is asked about first.
 	const remove = async () => {
+		const label = sessionLabel(session);
+		if (session.live || session.name) {
+			const why = session.live ? "It is running; deleting it stops it." : "It has a name.";
+			const ok = await confirm(`Delete “${label}”? ${why} It waits in the Trash, where you can restore it.`, {
+				confirmLabel: "Delete",
+				danger: true,
+			});
+			if (!ok) return;
+		}
 		try {
 			const r = await api.deleteSession(session.id);
 			onDeleted();
-			const label = sessionLabel(session);
 			if (r.undoUntil === undefined) return toast(`Deleted “${label}”.`);
 			toast(`Deleted “${label}”.`, "info", {
 				label: "Undo",
+				until: r.undoUntil,
 				run: () =>
 					void api.restoreSession(session.id).then(
 						(restored) => onChanged(restored.session),
@@ -276,6 +304,8 @@ function NewSession({ onCreated }: { onCreated: (s: SessionSummary) => void }) {
 			if (trustParent) body.trustParent = true;
 			const r = await api.createSession(body);
 			setAskTrust(undefined);
+			// The next session starts from the default again; the path typed here is not a setting.
+			setCwd("");
 			onCreated(r.session);
 		} catch (err) {
 			if (err instanceof ApiError && err.code === "trust_required") {
@@ -299,7 +329,8 @@ function NewSession({ onCreated }: { onCreated: (s: SessionSummary) => void }) {
 				<input
 					data-testid="new-session-cwd"
 					value={cwd}
-					placeholder="Project directory (default: the daemon's)"
+					placeholder="Project folder (optional)"
+					title="The folder the session works in; empty: the folder pier serve was started in"
 					aria-label="Project directory"
 					onInput={(e) => {
 						setCwd(e.currentTarget.value);

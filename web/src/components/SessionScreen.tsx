@@ -20,6 +20,7 @@ import { StatusBar, Widgets } from "./Extras.js";
 import { ModelPicker, ThinkingPicker } from "./Pickers.js";
 import { ExtensionsPanel } from "./ExtensionsPanel.js";
 import { McpPanel } from "./McpPanel.js";
+import { SessionNotice } from "./SessionNotice.js";
 import { type Reveal, SidePane } from "./SidePane.js";
 import { useToast } from "./Toasts.js";
 import { TriggerBar, TriggerSettings, newTriggerId } from "./Triggers.js";
@@ -92,6 +93,8 @@ function LiveSession({
 	const [status, setStatus] = useState<StreamStatus>("connecting");
 	const [generation, setGeneration] = useState(0);
 	const [settings, setSettings] = useState<{ editId?: string } | undefined>();
+	/** "Follow read-only" on a session another pier holds: no composer while it holds it. */
+	const [following, setFollowing] = useState(false);
 	const since = useRef(initial.seq);
 	const composerRef = useRef<HTMLTextAreaElement | null>(null);
 	const toast = useToast();
@@ -255,16 +258,21 @@ function LiveSession({
 						onFire={(t) => void run(t.command, t.args)}
 						onSettings={() => setSettings((s) => (s ? undefined : {}))}
 					/>
-					<Composer
-						sessionId={sessionId}
-						view={view}
-						streaming={view.streaming}
-						commands={view.commands}
-						editorText={view.ui.editorText ?? ""}
-						editorRevision={state.editorRevision}
-						onPin={(c) => void pin(c)}
-						inputRef={composerRef}
-					/>
+					<SessionNotice session={view.session} following={following} onFollow={setFollowing} />
+					{!(following && view.session.heldBy) && (
+						<Composer
+							sessionId={sessionId}
+							view={view}
+							streaming={view.streaming}
+							commands={view.commands}
+							editorText={view.ui.editorText ?? ""}
+							editorRevision={state.editorRevision}
+							snapshotRevision={state.snapshotRevision}
+							{...(view.session.heldBy ? { heldBy: view.session.heldBy } : {})}
+							onPin={(c) => void pin(c)}
+							inputRef={composerRef}
+						/>
+					)}
 					<div class="composer-meta">
 						<ModelPicker
 							sessionId={sessionId}

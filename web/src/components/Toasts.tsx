@@ -9,6 +9,8 @@ export type ToastLevel = "info" | "warning" | "error";
 export interface ToastAction {
 	label: string;
 	run: () => void;
+	/** The action works until then (ms since the epoch): the toast stays as long, or until dismissed. */
+	until?: number;
 }
 
 interface Toast {
@@ -37,7 +39,10 @@ export function ToastProvider({ children }: { children: ComponentChildren }) {
 			const id = nextId.current++;
 			setToasts((list) => [...list, { id, message, level, ...(action ? { action } : {}) }].slice(-MAX_TOASTS));
 			// Errors and offers to undo stay longer: they are the ones people need to read or act on.
-			setTimeout(() => dismiss(id), level === "error" || action ? 10_000 : 5_000);
+			const shown =
+				action?.until !== undefined ? action.until - Date.now() : level === "error" || action ? 10_000 : 5_000;
+			// setTimeout's longest delay is about 24.8 days.
+			setTimeout(() => dismiss(id), Math.min(Math.max(shown, 0), 2 ** 31 - 1));
 		},
 		[dismiss],
 	);
@@ -66,6 +71,15 @@ export function ToastProvider({ children }: { children: ComponentChildren }) {
 								}}
 							>
 								{t.action.label}
+							</button>
+							<button
+								type="button"
+								class="icon-button toast-dismiss"
+								data-testid="toast-dismiss"
+								aria-label="Dismiss"
+								onClick={() => dismiss(t.id)}
+							>
+								×
 							</button>
 						</div>
 					) : (
