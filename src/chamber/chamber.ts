@@ -19,7 +19,8 @@ import { SessionIndex } from "./session-index.js";
 import { SessionSearch } from "./session-search.js";
 import { announceOutside, SessionWatch } from "./session-watch.js";
 import { SessionShelf, trashedSessions } from "./session-shelf.js";
-import { viewOfFile } from "./session-file.js";
+import { entryOfFile, viewOfFile } from "./session-file.js";
+import { type UserImage, userImage } from "./user-images.js";
 import { forkedFromOf, latestRows, pageOf, type RowPage } from "./transcript.js";
 import { isCommandName } from "./ui/text.js";
 import { BUILTIN_SHORTCUTS } from "./ui/shortcuts.js";
@@ -304,6 +305,15 @@ export class Chamber {
 		const heldBy = file && fromFile ? holderOf(file) : undefined;
 		if (fromFile) return heldBy ? { ...fromFile, session: { ...fromFile.session, heldBy } } : fromFile;
 		return withPage((await this.get(id)).view(), page);
+	}
+
+	/** A user message's image: from the running session, or read from the file (looking never starts a runtime). */
+	async image(id: string, entryId: string, n: number): Promise<UserImage> {
+		const live = this.live.get(id);
+		if (live) return live.actions.image(entryId, n);
+		const file = await this.fileOf(id);
+		if (!file || !existsSync(file)) throw new SessionError("not_found", `no session ${id}`);
+		return userImage({ getEntry: (entryId) => entryOfFile(file, entryId) }, entryId, n);
 	}
 
 	/** pi names session files `<time>_<id>.jsonl`: a directory listing finds one without parsing any. */

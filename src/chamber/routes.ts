@@ -152,7 +152,7 @@ export function piRoutes(chamber: Chamber): Hono {
 	app.get("/sessions/:id/images/:entryId/:n", async (c) => {
 		const n = Number(c.req.param("n"));
 		if (!Number.isInteger(n) || n < 0 || n > 63) return jsonError(c, 400, "bad_request", "n: an image index, 0 to 63");
-		return c.json((await chamber.running(c.req.param("id"))).actions.image(c.req.param("entryId"), n));
+		return c.json(await chamber.image(c.req.param("id"), c.req.param("entryId"), n));
 	});
 
 	app.post("/sessions/:id/tree", jsonBody(Bodies.tree), async (c) => {

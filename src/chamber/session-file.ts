@@ -224,6 +224,13 @@ function build(
 	};
 }
 
+/** One entry of a session file by id, read without opening the session (undefined when there is none). */
+export function entryOfFile(file: string, id: string): SessionEntry | undefined {
+	const parsed = parseSessionFile(readFileSync(file), true);
+	// pi's index keeps the last of twin ids.
+	return parsed?.entries.findLast((e) => e.id === id)?.entry;
+}
+
 /**
  * The view of a session file with the page of rows asked for (all rows without a limit; `olderRows` counts
  * the rows before the page), or undefined when the file is not a current-version pi session.
