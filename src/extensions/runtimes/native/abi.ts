@@ -1,6 +1,7 @@
 /**
  * The rpi-plugin-sdk C ABI (version 4) as koffi types: the one place the layouts live
- * (/work/shared/native-abi.md §1–2 and CONTRACT.md's slots 18–21). x86-64 / aarch64 Linux layouts:
+ * (/work/shared/native-abi.md §1–2 and CONTRACT.md's slots 18–21; the tool lifecycle's hot-path form is
+ * tool-ffi.ts). x86-64 / aarch64 Linux layouts:
  * a `StbString` is two pointer-sized words, a `StepResult` is a tag and one string (every union arm of it is
  * a single string at offset 8), a `StablePluginEvent` is a tag and the widest arm of its 56-byte union.
  *
@@ -71,15 +72,8 @@ export interface RawString {
 
 // Plugin-implemented functions (called by the host).
 export const FreeStringFn = koffi.proto("void FreeStringFn(StbString s)");
-export const StepResult = koffi.struct("StepResult", { tag: "uint32_t", payload: StbString });
-// A call's key travels as the poll's `user_data` and the waker's `callback_data`: a pointer-sized integer the
-// plugin hands back unread, so it is declared `uintptr_t` (no native memory per call).
-export const ToolExecuteFn = koffi.proto(
-	"void *ToolExecuteFn(StbStringIn toolCallId, StbString params, void *freeParams)",
-);
-export const ToolPollFn = koffi.proto("StepResult ToolPollFn(void *handle, void *partialCb, uintptr_t key)");
-export const ToolHandleFn = koffi.proto("void ToolHandleFn(void *handle)");
-export const ToolSetWakerFn = koffi.proto("void ToolSetWakerFn(void *handle, void *callback, uintptr_t key)");
+// The tool lifecycle (execute, poll, cancel, destroy, set_waker) and its two callbacks are declared in
+// tool-ffi.ts, in an integer form that is cheaper to call on every tool call.
 /** CommandHandlerFn, RenderFn, ProviderRequestFn, BeforeAgentStartFn, OAuthRequestFn: one shape. */
 export const StringHandlerFn = koffi.proto(
 	"int32_t StringHandlerFn(StbStringIn input, _Inout_ StbString *out, void *userData)",
@@ -90,8 +84,6 @@ export const ResourcesDiscoverFn = koffi.proto(
 export const EventHandlerFn = koffi.proto("int32_t EventHandlerFn(StablePluginEventIn event, void *userData)");
 
 // Host-implemented callbacks (registered JS functions the plugin calls).
-export const ToolPartialCb = koffi.proto("void ToolPartialCb(StbString partial, uintptr_t key)");
-export const ToolWakeCb = koffi.proto("void ToolWakeCb(uintptr_t key)");
 export const RuntimeActionFn = koffi.proto(
 	"int32_t RuntimeActionFn(uint32_t id, StbStringRef args, void *out, void *userData)",
 );

@@ -6,9 +6,9 @@
  * a short backoff (at once, then 1, 2, 4 … up to 50 ms). The agent's abort becomes the plugin's `cancel`;
  * `destroy` runs exactly once whatever happened, after the waker (if any) is unregistered.
  */
-import { type RawString, StepTag } from "./abi.js";
+import { StepTag } from "./abi.js";
 import type { NativeTool } from "./registry.js";
-import { toolCallbacks } from "./tool-ffi.js";
+import { type Address, rawCallback, ToolPartialRaw, ToolWakeRaw } from "./tool-ffi.js";
 
 /** rpi's key for the host context in a tool's params (native-abi.md §3.3). */
 export const HOST_CONTEXT_KEY = "__rpi";
@@ -33,8 +33,8 @@ export interface ToolCallOptions {
 interface Call {
 	tool: NativeTool;
 	key: number;
-	/** The plugin's handle (non-null once execute accepted the call). */
-	handle: unknown;
+	/** The plugin's handle (nonzero once execute accepted the call). */
+	handle: Address;
 	onUpdate: (partial: ToolResultJson) => void;
 	/** The waker fired since the last poll. */
 	woken: boolean;
@@ -57,26 +57,25 @@ interface Started {
  */
 let nextKey = 1;
 const calls = new Map<number, Call>();
-let registered: { partial: unknown; wake: unknown } | undefined;
+let partialCb: Address | undefined;
+let wakeCb: Address | undefined;
 
-function callbacks(): { partial: unknown; wake: unknown } {
-	registered ??= toolCallbacks(
-		(partial: RawString, key: number) => {
-			const call = calls.get(Number(key));
-			// A partial is plugin memory: reclaimed with the tool's own deallocator, never the host's (leaked when
-			// the key names no call: nothing says whose it is).
-			if (!call) return;
-			const text = call.tool.fns.take(partial);
-			if (text !== "") call.onUpdate(parseResult(text));
-		},
-		(key: number) => {
-			const call = calls.get(Number(key));
-			if (!call) return;
-			call.woken = true;
-			call.waiter?.();
-		},
-	);
-	return registered;
+function callbacks(): { partial: Address; wake: Address } {
+	partialCb ??= rawCallback((ptr: Address, len: number, key: number) => {
+		const call = calls.get(key);
+		// A partial is plugin memory: reclaimed with the tool's own deallocator, never the host's (leaked when
+		// the key names no call: nothing says whose it is).
+		if (!call) return;
+		const text = call.tool.fns.takeRaw(ptr, Number(len));
+		if (text !== "") call.onUpdate(parseResult(text));
+	}, ToolPartialRaw);
+	wakeCb ??= rawCallback((key: number) => {
+		const call = calls.get(key);
+		if (!call) return;
+		call.woken = true;
+		call.waiter?.();
+	}, ToolWakeRaw);
+	return { partial: partialCb, wake: wakeCb };
 }
 
 /** rpi's lenient AgentToolResult reader (native-abi.md §2.3); text that is not JSON is one text block. */
@@ -137,12 +136,13 @@ function paramsWithHost(params: unknown, host: ToolCallOptions["host"]): string 
  * One poll: the result when Done, an error when Err, undefined when Pending (its progress, if any, delivered
  * as a partial update).
  */
-function pollOnce(call: Call, partial: unknown): ToolResultJson | undefined {
+function pollOnce(call: Call, partial: Address): ToolResultJson | undefined {
 	const { fns, name } = call.tool;
 	call.woken = false;
-	const { tag, text } = fns.poll(call.handle, partial, call.key);
+	const tag = fns.poll(call.handle, partial, call.key);
 	if (tag !== StepTag.Done && tag !== StepTag.Err && tag !== StepTag.Pending)
 		throw new Error(`plugin tool '${name}' returned unknown step tag ${tag}`);
+	const text = fns.take();
 	if (tag === StepTag.Done) return parseResult(text);
 	if (tag === StepTag.Err) throw new Error(text || `plugin tool '${name}' failed`);
 	if (text !== "") call.onUpdate(parseResult(text));
@@ -153,7 +153,7 @@ function pollOnce(call: Call, partial: unknown): ToolResultJson | undefined {
 function finish(call: Call): void {
 	const { fns } = call.tool;
 	try {
-		fns.setWaker?.(call.handle, null, 0);
+		fns.setWaker?.(call.handle, 0, 0);
 		fns.destroy(call.handle);
 	} finally {
 		calls.delete(call.key);
@@ -170,7 +170,7 @@ function startTool(
 	const { partial, wake } = callbacks();
 	const key = nextKey++;
 	if (nextKey > 0x7fff_ffff) nextKey = 1;
-	const call: Call = { tool, key, handle: null, onUpdate, woken: false, waiter: undefined };
+	const call: Call = { tool, key, handle: 0, onUpdate, woken: false, waiter: undefined };
 	calls.set(key, call);
 	try {
 		call.handle = tool.fns.execute(callId, paramsJson);
