@@ -19,26 +19,39 @@ interface RailProps {
 	onJump: (id: string) => void;
 }
 
-export const PromptRail = memo(function PromptRail({ prompts, total, current, onJump }: RailProps) {
+const place = (at: number, total: number) => `${(at / Math.max(1, total - 1)) * 100}%`;
+
+/** The rail; the marks are drawn again only when the prompts change, not as the reader scrolls. */
+export function PromptRail({ prompts, total, current, onJump }: RailProps) {
 	if (prompts.length < 2) return null;
+	const here = current === undefined ? undefined : prompts.find((p) => p.id === current);
 	return (
 		<nav class="prompt-rail" aria-label="Your prompts" data-testid="prompt-rail">
+			<Marks prompts={prompts} total={total} onJump={onJump} />
+			{here && <span class="prompt-here" aria-hidden="true" style={{ top: place(here.at, total) }} />}
+		</nav>
+	);
+}
+
+const Marks = memo(function Marks({ prompts, total, onJump }: Omit<RailProps, "current">) {
+	return (
+		<>
 			{prompts.map((p, n) => {
 				const label = visible(p.text.replace(/\s+/g, " ").slice(0, 80)) || "(empty)";
 				return (
 					<button
 						key={p.id}
 						type="button"
-						class={`prompt-mark${p.id === current ? " is-current" : ""}`}
+						class="prompt-mark"
 						data-testid="prompt-mark"
 						data-row-id={p.id}
-						style={{ top: `${(p.at / Math.max(1, total - 1)) * 100}%` }}
+						style={{ top: place(p.at, total) }}
 						title={label}
 						aria-label={`Prompt ${n + 1}: ${label}`}
 						onClick={() => onJump(p.id)}
 					/>
 				);
 			})}
-		</nav>
+		</>
 	);
 });
