@@ -73,19 +73,28 @@ export function Transcript({ state, onCommand, onShowEarlier, onReveal }: Transc
 	const list = useRef<HTMLDivElement>(null);
 	const [loading, setLoading] = useState(false);
 	const busy = useRef(false);
+	const olderNow = useRef(older);
+	olderNow.current = older;
+	/** The count of earlier rows at which a load brought nothing (it failed): no retry on every frame. */
+	const stalledAt = useRef<number | undefined>(undefined);
 	const showEarlier = useCallback(async () => {
 		if (busy.current || !onShowEarlier) return;
 		busy.current = true;
 		setLoading(true);
+		const before = olderNow.current;
 		try {
 			await onShowEarlier();
 		} finally {
 			busy.current = false;
 			setLoading(false);
+			// The page's rows land with the next render; a load that changed nothing waits for a click.
+			requestAnimationFrame(() => {
+				stalledAt.current = olderNow.current === before ? before : undefined;
+			});
 		}
 	}, [onShowEarlier]);
 	const nearTop = useCallback(() => {
-		if (older > 0) void showEarlier();
+		if (older > 0 && stalledAt.current !== older) void showEarlier();
 	}, [older, showEarlier]);
 	const win = useVirtualRows(ids, scroller, list, nearTop);
 	// The prompt at or above the top of what is drawn: the rail marks where the reader is.
@@ -104,7 +113,10 @@ export function Transcript({ state, onCommand, onShowEarlier, onReveal }: Transc
 						class="show-earlier"
 						data-testid="older-rows"
 						disabled={loading}
-						onClick={() => void showEarlier()}
+						onClick={() => {
+							stalledAt.current = undefined;
+							void showEarlier();
+						}}
 					>
 						{loading ? "Loading earlier messages…" : `Show earlier messages (${older})`}
 					</button>
