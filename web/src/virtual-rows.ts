@@ -15,6 +15,7 @@ const OVERSCAN_PX = 1000;
 const ESTIMATE_PX = 120;
 /** Shorter transcripts are drawn whole: windowing buys nothing there. */
 export const WINDOW_FROM_ROWS = 150;
+const MAX_PASSES = 4;
 
 interface Anchor {
 	id: string;
@@ -48,6 +49,8 @@ interface Model {
 	index: Map<string, number>;
 	rendered: { start: number; end: number };
 	frame: number | undefined;
+	/** Redraws in a row caused by measuring alone: capped, so rows that never settle cannot hang the page. */
+	passes: number;
 }
 
 /** First index whose row ends below `y`. */
@@ -81,6 +84,7 @@ export function useVirtualRows(
 		index: new Map(),
 		rendered: { start: 0, end: 0 },
 		frame: undefined,
+		passes: 0,
 	}).current;
 	const [atBottom, setAtBottom] = useState(true);
 	const nearTop = useRef(onNearTop);
@@ -152,7 +156,10 @@ export function useVirtualRows(
 			for (let i = from; i < target; i++) y += m.heights.get(m.ids[i] as string) ?? estimate;
 			if (Math.abs(el.scrollTop - y) >= 1) el.scrollTop = y;
 		}
-		if (changed) rerender();
+		if (changed && m.passes < MAX_PASSES) {
+			m.passes++;
+			rerender();
+		} else m.passes = 0;
 		if (el.scrollTop - box.offsetTop < el.clientHeight * 2) nearTop.current();
 	});
 
