@@ -9,6 +9,7 @@
  * the steadier part.
  */
 import { benchChamber } from "./chamber.js";
+import { benchChamberOpen } from "./chamber-open.js";
 import { jsonLines, type Result, selector, table } from "./figures.js";
 import { type BenchContext, MIN_PAIRS, type Suite, setLegacyOutput } from "./harness.js";
 import { benchIdle } from "./idle.js";
@@ -25,6 +26,7 @@ const SUITES: Suite[] = [
 	{ name: "quickjs", run: benchQuickjs },
 	{ name: "native", run: benchNative },
 	{ name: "chamber", run: benchChamber },
+	{ name: "chamber-web", run: benchChamberOpen },
 	{ name: "metrics", run: benchMetrics },
 	{ name: "idle", run: benchIdle },
 ];

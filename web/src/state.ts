@@ -47,6 +47,8 @@ export interface SessionState {
 
 export type SessionAction =
 	| { type: "event"; env: AnyEnvelope }
+	/** Events that arrived within one animation frame, in order. */
+	| { type: "events"; envs: AnyEnvelope[] }
 	/** The answer of a PUT that may or may not be echoed as an event. */
 	| { type: "model"; model?: string; thinkingLevel?: string }
 	| { type: "reset"; view: SessionView }
@@ -69,6 +71,8 @@ export function reduceSession(state: SessionState, action: SessionAction): Sessi
 		}
 		case "event":
 			return applyEvent(state, action.env);
+		case "events":
+			return action.envs.reduce(applyEvent, state);
 		case "older": {
 			const known = new Set(state.view.rows.map((r) => r.id));
 			const rows = [...action.rows.filter((r) => !known.has(r.id)), ...state.view.rows];

@@ -3,10 +3,13 @@
  * daemon serves (a phone needs the LAN one), as text and as a QR code; and every credential, to revoke. The
  * token travels in the URL fragment, which browsers never send to a server or put in a Referer.
  */
-import qrcode from "qrcode-generator";
 import { useEffect, useState } from "preact/hooks";
 import { api, describeError } from "../api.js";
+import { lazyModule } from "../lazy-module.js";
 import { Credentials } from "./Credentials.js";
+
+/** Only a pairing needs the QR encoder: it loads with the first code shown. */
+const qrModule = lazyModule(() => import("qrcode-generator"));
 
 interface Link {
 	token: string;
@@ -16,6 +19,8 @@ interface Link {
 
 /** The QR code of `text` as an SVG of dark modules (qrcode-generator, error correction M). */
 function QrCode({ text }: { text: string }) {
+	const qrcode = qrModule.use()?.default;
+	if (!qrcode) return <div class="pair-qr" aria-busy="true" />;
 	const qr = qrcode(0, "M");
 	qr.addData(text);
 	qr.make();

@@ -7,6 +7,7 @@ import { BashView } from "./BashRow.js";
 import { Card } from "./Card.js";
 import { requestFork } from "../habit-events.js";
 import { Markdown } from "./Markdown.js";
+import { memo } from "../memo.js";
 import { ThinkingBlock, ToolCall, ToolName } from "./ToolCall.js";
 import { FileChips, Thumbnails } from "./UserAttachments.js";
 import { visible, visibleText } from "../visible.js";
@@ -29,7 +30,10 @@ export type PanelMarker = "current" | "earlier" | "gone";
 
 const DIALOG_ENDINGS = { timeout: "timed out unanswered", cancelled: "was cancelled", aborted: "was withdrawn" };
 
-export function Row({ row, live, results, onCommand, marker, onReveal, appOpen }: RowProps) {
+/** Drawn again only when one of its props changes: the transcript re-renders on every streamed frame. */
+export const Row = memo(RowView);
+
+function RowView({ row, live, results, onCommand, marker, onReveal, appOpen }: RowProps) {
 	const common = { "data-testid": "row", "data-kind": row.kind, "data-row-id": row.id };
 	switch (row.kind) {
 		case "user":

@@ -7,13 +7,15 @@ import { useCallback, useEffect, useReducer, useRef, useState } from "preact/hoo
 import { ApiError, api, describeError } from "../api.js";
 import { comboFromEvent, hasCommandModifier, isBuiltinShortcut, isEditableTarget } from "../shortcuts.js";
 import { initSessionState, reduceSession } from "../state.js";
+import { frameBatch } from "../frame-batch.js";
 import { EventStream, type StreamStatus } from "../stream.js";
-import type { CommandTrigger, SessionView } from "../types.js";
+import type { AnyEnvelope, CommandTrigger, SessionView } from "../types.js";
 import type { RunCardCommand, RunCommand } from "./ActionButton.js";
 import type { RunAppCommand } from "./AppFrame.js";
 import { Composer } from "./Composer.js";
 import { ForkedFrom } from "./ForkedFrom.js";
 import { SessionIdContext } from "../session-context.js";
+import { markdownModule } from "./Markdown.js";
 import { DialogDock } from "./DialogDock.js";
 import { OverlayLayer } from "./Overlay.js";
 import { StatusBar, Widgets } from "./Extras.js";
@@ -59,6 +61,8 @@ export function SessionScreen(props: ScreenProps) {
 		let live = true;
 		setView(undefined);
 		setError(undefined);
+		// The transcript's renderer is fetched alongside the view rather than after it.
+		markdownModule.load().catch(() => {});
 		api.getSession(sessionId, ROWS_PAGE).then(
 			(v) => live && setView(v),
 			(err) => {
@@ -102,12 +106,13 @@ function LiveSession({
 	const { view } = state;
 
 	useEffect(() => {
+		const batch = frameBatch((envs: AnyEnvelope[]) => dispatch({ type: "events", envs }));
 		const stream: EventStream = new EventStream({
 			sessionId,
 			since: since.current,
 			rows: ROWS_PAGE,
 			onEvent: (env) => {
-				dispatch({ type: "event", env });
+				batch.push(env);
 				if (env.event === "extension.notify") toast(env.payload.message, env.payload.level);
 				if (env.event === "session.replaced") onReplaced(env.payload.id);
 			},
@@ -115,6 +120,7 @@ function LiveSession({
 			onUnauthorized,
 			onResync: () => {
 				stream.close();
+				batch.flush();
 				api
 					.getSession(sessionId, ROWS_PAGE)
 					.then((fresh) => {
@@ -126,7 +132,10 @@ function LiveSession({
 			},
 		});
 		stream.start();
-		return () => stream.close();
+		return () => {
+			stream.close();
+			batch.cancel();
+		};
 		// `generation` restarts the stream from a fresh view after a resync.
 	}, [sessionId, generation, onUnauthorized, onReplaced, toast]);
 

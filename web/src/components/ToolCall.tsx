@@ -93,7 +93,7 @@ export function DraftView({ draft }: { draft: Draft }) {
 		<div class="row row-assistant draft" data-testid="draft" data-draft-id={draft.draftId}>
 			<ThinkingBlock text={draft.thinking} streaming={!draft.ended && !draft.text} />
 			{draft.text ? (
-				<Markdown text={draft.text} class="assistant-text" />
+				<Markdown text={draft.text} class="assistant-text" cached={false} />
 			) : (
 				!draft.thinking && <span class="typing" aria-hidden="true" />
 			)}

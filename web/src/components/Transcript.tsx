@@ -1,20 +1,25 @@
 /**
  * The conversation: persisted rows (keyed by row id, so replays never duplicate them), then tools that are
- * running without a persisted call yet, then the drafts still streaming.
+ * running without a persisted call yet, then the drafts still streaming. A long transcript is windowed
+ * (virtual-rows.ts): only rows near the viewport are drawn, earlier pages load as the reader nears the top, a
+ * button returns to the bottom and a rail jumps between the user's prompts.
  */
-import { useLayoutEffect, useMemo, useRef } from "preact/hooks";
+import { useCallback, useMemo, useRef, useState } from "preact/hooks";
 import type { Draft, LiveTool, SessionState } from "../state.js";
 import type { TranscriptRow } from "../types.js";
+import { useVirtualRows } from "../virtual-rows.js";
 import type { RunCardCommand } from "./ActionButton.js";
 import { LiveBashView } from "./BashRow.js";
+import { type Prompt, PromptRail } from "./PromptRail.js";
 import { type PanelMarker, Row } from "./Row.js";
 import type { Reveal } from "./SidePane.js";
 import { DraftView, ToolCall } from "./ToolCall.js";
 
 type ToolResultRow = Extract<TranscriptRow, { kind: "tool_result" }>;
 
-/** Within this many pixels of the bottom the view follows new content; further up the reader is reading. */
-const STICK_PX = 80;
+/** Rows other than an assistant's get these, so a tool's progress does not redraw them. */
+const NO_LIVE = new Map<string, LiveTool>();
+const NO_RESULTS = new Map<string, ToolResultRow>();
 
 interface TranscriptProps {
 	state: SessionState;
@@ -54,65 +59,113 @@ export function Transcript({ state, onCommand, onShowEarlier, onReveal }: Transc
 	}, [rows, state.view.ui.panels]);
 	const openApps = useMemo(() => new Set(state.view.ui.apps.map((a) => a.appId)), [state.view.ui.apps]);
 	const orphans = state.tools.filter((t) => !called.has(t.toolCallId) && !results.has(t.toolCallId));
-
-	const ref = useRef<HTMLDivElement>(null);
-	const stick = useRef(true);
-	/** Distance from the bottom to keep while earlier rows are prepended, so the reader's place holds. */
-	const keepFromBottom = useRef<number | undefined>(undefined);
-	useLayoutEffect(() => {
-		const el = ref.current;
-		if (!el) return;
-		if (keepFromBottom.current !== undefined) {
-			el.scrollTop = el.scrollHeight - keepFromBottom.current;
-			keepFromBottom.current = undefined;
-		} else if (stick.current) el.scrollTop = el.scrollHeight;
-	});
 	const older = state.view.olderRows ?? 0;
-	const showEarlier = async () => {
-		const el = ref.current;
-		if (el) keepFromBottom.current = el.scrollHeight - el.scrollTop;
-		await onShowEarlier?.();
-	};
+	const ids = useMemo(() => rows.map((r) => r.id), [rows]);
+	const prompts = useMemo(() => {
+		const out: Prompt[] = [];
+		rows.forEach((row, i) => {
+			if (row.kind === "user") out.push({ id: row.id, text: row.text, at: older + i });
+		});
+		return out;
+	}, [rows, older]);
+
+	const scroller = useRef<HTMLDivElement>(null);
+	const list = useRef<HTMLDivElement>(null);
+	const [loading, setLoading] = useState(false);
+	const busy = useRef(false);
+	const olderNow = useRef(older);
+	olderNow.current = older;
+	/** The count of earlier rows at which a load brought nothing (it failed): no retry on every frame. */
+	const stalledAt = useRef<number | undefined>(undefined);
+	const showEarlier = useCallback(async () => {
+		if (busy.current || !onShowEarlier) return;
+		busy.current = true;
+		setLoading(true);
+		const before = olderNow.current;
+		try {
+			await onShowEarlier();
+		} finally {
+			busy.current = false;
+			setLoading(false);
+			// The page's rows land with the next render; a load that changed nothing waits for a click.
+			requestAnimationFrame(() => {
+				stalledAt.current = olderNow.current === before ? before : undefined;
+			});
+		}
+	}, [onShowEarlier]);
+	const nearTop = useCallback(() => {
+		if (older > 0 && stalledAt.current !== older) void showEarlier();
+	}, [older, showEarlier]);
+	const win = useVirtualRows(ids, scroller, list, nearTop);
+	// The prompt at or above the top of what is drawn: the rail marks where the reader is.
+	const current = useMemo(() => {
+		let id: string | undefined;
+		for (const p of prompts) if (p.at - older <= win.start + 1) id = p.id;
+		return id;
+	}, [prompts, older, win.start]);
 
 	return (
-		<div
-			class="transcript"
-			data-testid="transcript"
-			ref={ref}
-			onScroll={(e) => {
-				const el = e.currentTarget;
-				stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
-			}}
-		>
-			{older > 0 && onShowEarlier && (
-				<button type="button" class="show-earlier" data-testid="older-rows" onClick={() => void showEarlier()}>
-					Show earlier messages ({older})
+		<div class="transcript-frame">
+			<div class="transcript" data-testid="transcript" ref={scroller} onScroll={win.onScroll}>
+				{older > 0 && onShowEarlier && (
+					<button
+						type="button"
+						class="show-earlier"
+						data-testid="older-rows"
+						disabled={loading}
+						onClick={() => {
+							stalledAt.current = undefined;
+							void showEarlier();
+						}}
+					>
+						{loading ? "Loading earlier messages…" : `Show earlier messages (${older})`}
+					</button>
+				)}
+				{rows.length === 0 && state.drafts.length === 0 && <p class="empty">No messages yet. Say something below.</p>}
+				<div
+					class="transcript-rows"
+					ref={list}
+					style={{ paddingTop: `${win.padTop}px`, paddingBottom: `${win.padBottom}px` }}
+				>
+					{rows.slice(win.start, win.end).map((row) => (
+						<div class="vrow" key={row.id} data-vid={row.id}>
+							<Row
+								row={row}
+								live={row.kind === "assistant" ? live : NO_LIVE}
+								results={row.kind === "assistant" ? results : NO_RESULTS}
+								onCommand={onCommand}
+								marker={markers.get(row.id)}
+								appOpen={row.kind === "app" && openApps.has(row.appId)}
+								onReveal={onReveal}
+							/>
+						</div>
+					))}
+				</div>
+				{orphans.map((tool) => (
+					<div class="row row-assistant" key={`live:${tool.toolCallId}`}>
+						<ToolCall call={{ id: tool.toolCallId, name: tool.toolName, args: tool.args }} live={tool} />
+					</div>
+				))}
+				{state.drafts.map((draft: Draft) => (
+					<DraftView key={draft.draftId} draft={draft} />
+				))}
+				{state.bash.map((run) => (
+					<LiveBashView key={run.bashId} run={run} />
+				))}
+			</div>
+			<PromptRail prompts={prompts} total={older + rows.length} current={current} onJump={win.scrollToRow} />
+			{!win.atBottom && (
+				<button
+					type="button"
+					class="to-bottom"
+					data-testid="scroll-to-bottom"
+					aria-label="Scroll to the latest message"
+					title="Scroll to the latest message"
+					onClick={win.scrollToBottom}
+				>
+					<span aria-hidden="true">↓</span>
 				</button>
 			)}
-			{rows.length === 0 && state.drafts.length === 0 && <p class="empty">No messages yet. Say something below.</p>}
-			{rows.map((row) => (
-				<Row
-					key={row.id}
-					row={row}
-					live={live}
-					results={results}
-					onCommand={onCommand}
-					marker={markers.get(row.id)}
-					appOpen={row.kind === "app" && openApps.has(row.appId)}
-					onReveal={onReveal}
-				/>
-			))}
-			{orphans.map((tool) => (
-				<div class="row row-assistant" key={`live:${tool.toolCallId}`}>
-					<ToolCall call={{ id: tool.toolCallId, name: tool.toolName, args: tool.args }} live={tool} />
-				</div>
-			))}
-			{state.drafts.map((draft: Draft) => (
-				<DraftView key={draft.draftId} draft={draft} />
-			))}
-			{state.bash.map((run) => (
-				<LiveBashView key={run.bashId} run={run} />
-			))}
 		</div>
 	);
 }

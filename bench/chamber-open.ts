@@ -1,0 +1,242 @@
+/**
+ * The chamber's page where a user waits, in headless Chromium (playwright-core, Debian's chromium as the tests
+ * use it) against a `pier serve` in this process, on session files written directly (session-files.ts):
+ *
+ * - `chamber.open.5000`: from navigation to the session's last message on screen, a 5,000-entry session,
+ *   beside `chamber.open.10`, a 10-entry one.
+ * - `chamber.scroll.5000.longtask`: the longest main-thread task (the page's `longtask` performance entries, which
+ *   Chromium reports from 50 ms up: 0 means none) while the fully loaded 5,000-entry transcript is scrolled from
+ *   top to bottom; the longest gap between frames goes to the log beside it.
+ * - `chamber.keystroke.5000`: a key in the composer to the next frame, with the 5,000-entry transcript fully
+ *   loaded, beside `chamber.keystroke.10`.
+ * - The same as `….phone`: a 390×844 phone with the CPU slowed 4× (`Emulation.setCPUThrottlingRate`).
+ */
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
+import { sessionDirFor } from "../src/agent/paths.js";
+import { startChamber } from "../src/chamber/server.js";
+import type { Result } from "./figures.js";
+import { type BenchContext, compareAll, type FigureSpec } from "./harness.js";
+import { httpCall } from "./http.js";
+import { writeSession } from "./session-files.js";
+
+const HOST = "127.0.0.1";
+const PASSWORD = "bench password";
+const LONG = 5000;
+const SHORT = 10;
+const KEYS = 20;
+
+interface Device {
+	suffix: string;
+	context: BrowserContextOptions;
+	cpuSlowdown: number;
+}
+
+const DEVICES: Device[] = [
+	{ suffix: "", context: { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 }, cpuSlowdown: 1 },
+	{
+		suffix: ".phone",
+		context: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
+		cpuSlowdown: 4,
+	},
+];
+
+/** In the page: the row is drawn and inside the transcript's visible box. */
+const onScreen = (id: string) => `(() => {
+	const id = ${JSON.stringify(id)};
+	const row = document.querySelector('[data-testid="row"][data-row-id="' + id + '"]');
+	const box = document.querySelector('[data-testid="transcript"]');
+	if (!row || !box) return false;
+	const r = row.getBoundingClientRect(), b = box.getBoundingClientRect();
+	return r.bottom > b.top && r.top < b.bottom ? performance.now() : false;
+})()`;
+
+/** In the page: scrolls to the top until no earlier page is left to load (the transcript loads them as it nears the top). */
+const LOAD_ALL = `(async () => {
+	const el = document.querySelector('[data-testid="transcript"]');
+	const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+	for (let i = 0; i < 10000; i++) {
+		el.scrollTop = 0;
+		await frame();
+		if (!document.querySelector('[data-testid="older-rows"]')) return;
+	}
+	throw new Error("earlier rows never finished loading");
+})()`;
+
+/** In the page: from the top to the bottom, a screen and a half per frame; the longest task and frame gap, ms. */
+const SCROLL_DOWN = `(async () => {
+	const el = document.querySelector('[data-testid="transcript"]');
+	el.scrollTop = 0;
+	const frame = () => new Promise((r) => requestAnimationFrame(r));
+	await frame();
+	let longtask = 0;
+	const observer = new PerformanceObserver((list) => {
+		for (const e of list.getEntries()) longtask = Math.max(longtask, e.duration);
+	});
+	observer.observe({ type: "longtask" });
+	let gap = 0;
+	let before = await frame();
+	while (el.scrollTop + el.clientHeight < el.scrollHeight - 1) {
+		el.scrollTop += el.clientHeight * 1.5;
+		const now = await frame();
+		gap = Math.max(gap, now - before);
+		before = now;
+	}
+	await new Promise((r) => setTimeout(r, 100));
+	for (const e of observer.takeRecords()) longtask = Math.max(longtask, e.duration);
+	observer.disconnect();
+	return { longtask, gap };
+})()`;
+
+/** In the page: from each key's event to the frame after it, ms. */
+const KEY_WATCH = `(() => {
+	window.__keys = [];
+	document.addEventListener("keydown", (e) => {
+		const start = e.timeStamp;
+		requestAnimationFrame(() => window.__keys.push(performance.now() - start));
+	}, { capture: true });
+})()`;
+
+async function devicePage(browser: Browser, url: string, device: Device): Promise<Page> {
+	// The probes below are evaluated as strings, which the page's CSP (no eval) would refuse.
+	const context = await browser.newContext({ ...device.context, bypassCSP: true });
+	context.setDefaultTimeout(120_000);
+	const page = await context.newPage();
+	await page.goto(url);
+	await page.getByTestId("login-password").fill(PASSWORD);
+	await page.getByTestId("login-submit").click();
+	await page.getByTestId("session-list").waitFor();
+	if (device.cpuSlowdown > 1) {
+		const cdp = await context.newCDPSession(page);
+		await cdp.send("Emulation.setCPUThrottlingRate", { rate: device.cpuSlowdown });
+	}
+	return page;
+}
+
+export async function benchChamberOpen(ctx: BenchContext): Promise<Result[]> {
+	const wanted = DEVICES.filter((d) =>
+		["chamber.open.", "chamber.scroll.", "chamber.keystroke."].some((p) =>
+			[LONG, SHORT].some((n) => ctx.wants(`${p}${n}${d.suffix}`) || ctx.wants(`${p}${n}.longtask${d.suffix}`)),
+		),
+	);
+	if (wanted.length === 0) return [];
+	const root = mkdtempSync(join(tmpdir(), "pier-bench-chamber-open-"));
+	const savedAgentDir = process.env.PI_CODING_AGENT_DIR;
+	const savedOffline = process.env.PI_OFFLINE;
+	process.env.PI_OFFLINE = "1";
+	const agentDir = join(root, "agent");
+	const project = join(root, "project");
+	mkdirSync(project, { recursive: true });
+	process.env.PI_CODING_AGENT_DIR = agentDir;
+	const chamber = await startChamber({
+		host: HOST,
+		port: 0,
+		stateDir: join(root, "state"),
+		defaultCwd: project,
+		password: PASSWORD,
+		heartbeatMs: 3_600_000,
+	});
+	const browser = await chromium.launch({
+		executablePath: process.env.PIER_CHROMIUM ?? "/usr/bin/chromium",
+		args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+	});
+	try {
+		const { token } = chamber.auth.createDeviceToken("bench");
+		const dir = sessionDirFor(project, agentDir, {});
+		const sessions = { long: writeSession(project, dir, LONG).id, short: writeSession(project, dir, SHORT).id };
+		const lastRow = async (id: string) => {
+			const view = JSON.parse(await httpCall(chamber.port, token, "GET", `/api/pi/sessions/${id}?rows=1`));
+			return (view as { rows: { id: string }[] }).rows[0]!.id;
+		};
+		const last = { long: await lastRow(sessions.long), short: await lastRow(sessions.short) };
+		const base = `http://${HOST}:${chamber.port}`;
+		const results: Result[] = [];
+		for (const device of wanted) {
+			const page = await devicePage(browser, base, device);
+			const where = device.suffix
+				? `${device.context.viewport?.width}×${device.context.viewport?.height}, CPU ÷4`
+				: "1280×800";
+			/** Navigation to the last message on screen, ms (the page's clock starts at navigation). */
+			const open = async (which: "long" | "short") => {
+				await page.goto(`${base}/?s=${sessions[which]}`);
+				const at = await page.waitForFunction(onScreen(last[which]), undefined, { polling: "raf" });
+				return (await at.jsonValue()) as number;
+			};
+			const keystrokes = async (which: "long" | "short") => {
+				await open(which);
+				await page.evaluate(LOAD_ALL);
+				await page.evaluate(KEY_WATCH);
+				const box = page.getByTestId("composer");
+				await box.click();
+				await page.keyboard.type("the quick brown fox!", { delay: 20 });
+				await box.fill("");
+				const samples = (await page.evaluate("window.__keys")) as number[];
+				if (samples.length < KEYS) throw new Error(`${samples.length} keystrokes measured, not ${KEYS}`);
+				return samples;
+			};
+			const specs: FigureSpec[] = [
+				{
+					id: `chamber.open.${LONG}${device.suffix}`,
+					title: `navigation → last message on screen, ${LONG.toLocaleString("en")}-entry session (${where})`,
+					unit: "ms",
+					run: () => open("long"),
+					baseline: {
+						id: `chamber.open.${SHORT}${device.suffix}`,
+						title: `the same, ${SHORT}-entry session`,
+						run: () => open("short"),
+					},
+				},
+				{
+					id: `chamber.scroll.${LONG}.longtask${device.suffix}`,
+					title: `longest main-thread task scrolling the loaded ${LONG.toLocaleString("en")}-entry transcript top to bottom (${where})`,
+					unit: "ms",
+					warmup: 0,
+					run: async () => {
+						await open("long");
+						await page.evaluate(LOAD_ALL);
+						const { longtask, gap } = (await page.evaluate(SCROLL_DOWN)) as { longtask: number; gap: number };
+						ctx.log(`    longest task ${longtask.toFixed(0)} ms, longest frame gap ${gap.toFixed(0)} ms`);
+						return longtask;
+					},
+				},
+				{
+					id: `chamber.keystroke.${LONG}${device.suffix}`,
+					title: `composer key → next frame, ${LONG.toLocaleString("en")}-entry transcript loaded (${where})`,
+					unit: "ms",
+					run: () => keystrokes("long"),
+					baseline: {
+						id: `chamber.keystroke.${SHORT}${device.suffix}`,
+						title: `the same, ${SHORT}-entry session`,
+						run: () => keystrokes("short"),
+					},
+				},
+			];
+			// One figure failing (a page crash, a timeout) leaves the others standing.
+			for (const spec of specs) {
+				try {
+					const done = await compareAll(ctx, [spec]);
+					for (const r of done)
+						ctx.log(
+							`    ${r.id}: ${r.figure.median.toFixed(1)} ${r.unit}${r.baseline ? ` (baseline ${r.baseline.median.toFixed(1)}, ratio ${r.ratio?.toFixed(2)})` : ""}`,
+						);
+					results.push(...done);
+				} catch (error) {
+					process.stderr.write(`bench ${spec.id} failed: ${(error as Error).stack ?? error}\n`);
+					process.exitCode = 1;
+				}
+			}
+			await page.context().close();
+		}
+		return results;
+	} finally {
+		await browser.close();
+		await chamber.close();
+		if (savedAgentDir === undefined) delete process.env.PI_CODING_AGENT_DIR;
+		else process.env.PI_CODING_AGENT_DIR = savedAgentDir;
+		if (savedOffline === undefined) delete process.env.PI_OFFLINE;
+		else process.env.PI_OFFLINE = savedOffline;
+		rmSync(root, { recursive: true, force: true });
+	}
+}
