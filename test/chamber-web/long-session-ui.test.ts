@@ -113,6 +113,23 @@ describe("a long session in the browser", () => {
 		);
 	});
 
+	test("a scroll made while a redraw is due is kept: a screen and a half per frame reaches the bottom", async () => {
+		// Each step lands after the page has asked to redraw and before the scroll's own event: a redraw that put
+		// the reader back where it last saw them held the view at the top for ever.
+		const steps = await page.getByTestId("transcript").evaluate(async (el) => {
+			const raf = (globalThis as unknown as { requestAnimationFrame(cb: () => void): number }).requestAnimationFrame;
+			el.scrollTop = 0;
+			for (let step = 0; step < 5000; step++) {
+				if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) return step;
+				el.scrollTop += el.clientHeight * 1.5;
+				await new Promise<void>((r) => raf(() => r()));
+			}
+			return -1;
+		});
+		assert.ok(steps > 0, "the bottom is reached by scrolling down, a step a frame");
+		await until(() => onScreen(all.at(-1)!.id), "the last message on screen");
+	});
+
 	test("the scroll-to-bottom button appears away from the bottom and returns there", async () => {
 		await page.getByTestId("transcript").evaluate((el) => {
 			el.scrollTop = el.scrollHeight / 2;

@@ -51,6 +51,8 @@ interface Model {
 	frame: number | undefined;
 	/** Redraws in a row caused by measuring alone: capped, so rows that never settle cannot hang the page. */
 	passes: number;
+	/** scrollTop as this code last saw or set it: a different one means a scroll whose event has not come yet. */
+	lastTop: number | undefined;
 }
 
 /** First index whose row ends below `y`. */
@@ -63,6 +65,16 @@ function rowAt(offsets: readonly number[], y: number): number {
 		else hi = mid;
 	}
 	return Math.max(0, lo);
+}
+
+/** The reader's place from the scroll position, against the offsets the DOM was drawn with. */
+function noteScroll(m: Model, el: HTMLElement, listTop: number): void {
+	m.stick = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
+	const top = el.scrollTop - listTop;
+	const i = rowAt(m.offsets, top);
+	const id = m.ids[i];
+	m.anchor = id === undefined ? undefined : { id, delta: top - (m.offsets[i] as number) };
+	m.lastTop = el.scrollTop;
 }
 
 export function useVirtualRows(
@@ -85,11 +97,17 @@ export function useVirtualRows(
 		rendered: { start: 0, end: 0 },
 		frame: undefined,
 		passes: 0,
+		lastTop: undefined,
 	}).current;
 	const [atBottom, setAtBottom] = useState(true);
 	const nearTop = useRef(onNearTop);
 	nearTop.current = onNearTop;
 
+	// A scroll can land between a redraw and its scroll event: read it now, or this redraw would undo it.
+	const now = scroller.current;
+	if (now && m.lastTop !== undefined && Math.abs(now.scrollTop - m.lastTop) >= 1) {
+		noteScroll(m, now, list.current?.offsetTop ?? 0);
+	}
 	const estimate = m.measuredCount ? m.measuredSum / m.measuredCount : ESTIMATE_PX;
 	const offsets = new Array<number>(ids.length + 1);
 	offsets[0] = 0;
@@ -121,13 +139,6 @@ export function useVirtualRows(
 	}
 	m.rendered = { start, end };
 
-	const readAnchor = (el: HTMLElement) => {
-		const top = el.scrollTop - (list.current?.offsetTop ?? 0);
-		const i = rowAt(m.offsets, top);
-		const id = m.ids[i];
-		m.anchor = id === undefined ? undefined : { id, delta: top - (m.offsets[i] as number) };
-	};
-
 	useLayoutEffect(() => {
 		const el = scroller.current;
 		const box = list.current;
@@ -156,6 +167,7 @@ export function useVirtualRows(
 			for (let i = from; i < target; i++) y += m.heights.get(m.ids[i] as string) ?? estimate;
 			if (Math.abs(el.scrollTop - y) >= 1) el.scrollTop = y;
 		}
+		m.lastTop = el.scrollTop;
 		if (changed && m.passes < MAX_PASSES) {
 			m.passes++;
 			rerender();
@@ -175,9 +187,8 @@ export function useVirtualRows(
 	const onScroll = useCallback(() => {
 		const el = scroller.current;
 		if (!el) return;
-		m.stick = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
+		noteScroll(m, el, list.current?.offsetTop ?? 0);
 		setAtBottom(m.stick);
-		readAnchor(el);
 		if (el.scrollTop - (list.current?.offsetTop ?? 0) < el.clientHeight * 2) nearTop.current();
 		if (m.ids.length < WINDOW_FROM_ROWS || m.frame !== undefined) return;
 		// Redraw at most once a frame, and only when the viewport nears the edge of what is drawn.
