@@ -14,15 +14,15 @@
  * A window is long, so the pairs are `PIER_BENCH_IDLE_PAIRS` (default 3, at least 3), not `PIER_BENCH_PAIRS`;
  * `PIER_BENCH_IDLE_SECONDS` (default 30) sets the window.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ApiClient, servedChamber } from "../test/helpers/chamber.js";
-import { nativeLibrary } from "../test/helpers/native-build.js";
 import { alternation, type Result, resultOf } from "./figures.js";
 import { fixtureDirs } from "./fixture-copies.js";
 import { type BenchContext, runAlternated } from "./harness.js";
+import { nativePackage } from "./native.js";
 import { cpuShare, treeNs } from "./proc-cpu.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -34,17 +34,6 @@ const NATIVE = [
 	{ crate: "native-crash", manifest: join(ROOT, "test", "fixtures", "native", "crash") },
 ];
 const MIN_IDLE_PAIRS = 3;
-
-/** A package directory holding the manifest of `manifestDir` and the built library beside it. */
-async function nativePackage(root: string, crate: string, manifestDir: string): Promise<string> {
-	const library = await nativeLibrary(crate);
-	const manifest = JSON.parse(readFileSync(join(manifestDir, "pi-extension.json"), "utf8"));
-	const dir = join(root, crate);
-	mkdirSync(dir, { recursive: true });
-	copyFileSync(library, join(dir, basename(library)));
-	writeFileSync(join(dir, "pi-extension.json"), JSON.stringify({ ...manifest, library: `./${basename(library)}` }));
-	return dir;
-}
 
 interface ExtensionEntry {
 	name: string;

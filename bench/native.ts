@@ -19,7 +19,7 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const PROCESS_ECHO = join(ROOT, "bench", "fixtures", "echo-extension");
 
 /** A package directory holding `manifestDir`'s manifest and the built library beside it. */
-async function nativePackage(root: string, crate: string, manifestDir: string): Promise<string> {
+export async function nativePackage(root: string, crate: string, manifestDir: string): Promise<string> {
 	const library = await nativeLibrary(crate);
 	const manifest = JSON.parse(readFileSync(join(manifestDir, "pi-extension.json"), "utf8"));
 	const dir = join(root, crate);
