@@ -12,7 +12,18 @@ import { writeSession } from "../../bench/session-files.js";
 import { sessionDirFor } from "../../src/agent/paths.js";
 import type { ApiClient, Serve } from "../helpers/chamber.js";
 import { tempDir } from "../helpers/pier-cli.js";
-import { apiFor, DESKTOP, launchBrowser, rows, signIn, startChamber, until } from "./browser-helpers.js";
+import {
+	apiFor,
+	DESKTOP,
+	launchBrowser,
+	PHONE,
+	rows,
+	see,
+	shot,
+	signIn,
+	startChamber,
+	until,
+} from "./browser-helpers.js";
 
 const ENTRIES = 5000;
 /** However long the transcript, the DOM holds a window of it: a screenful and some margin. */
@@ -151,5 +162,26 @@ describe("a long session in the browser", () => {
 		await mark.press("Enter");
 		await until(() => onScreen(target), "the prompt on screen");
 		await page.getByTestId("scroll-to-bottom").waitFor();
+		await shot(page, "long-session-rail.png");
+	});
+
+	test("on a phone it opens at its last message, windowed, with the rail", async () => {
+		const phone = await (await browser.newContext(PHONE)).newPage();
+		await signIn(phone, serve.url);
+		await phone.goto(`${serve.url}/?s=${id}`);
+		const last = all.at(-1)!.id;
+		await until(
+			() =>
+				phone.evaluate((target) => {
+					const doc = (globalThis as unknown as { document: { querySelector(s: string): unknown } }).document;
+					return doc.querySelector(`[data-testid="row"][data-row-id="${target}"]`) !== null;
+				}, last),
+			"the last message drawn on the phone",
+		);
+		const drawn = await rows(phone).count();
+		assert.ok(drawn > 0 && drawn < WINDOW_LIMIT, `${drawn} row elements on the phone`);
+		assert.ok((await phone.getByTestId("prompt-mark").count()) > 0, "the rail marks the loaded prompts");
+		await see(phone.getByTestId("connection-state"), /^live$/);
+		await shot(phone, "long-session-phone.png");
 	});
 });
