@@ -13,6 +13,7 @@ import type { Chamber } from "./chamber.js";
 import { extensionList } from "./extension-list.js";
 import { grantRoutes } from "./grant-routes.js";
 import { mcpRoutes } from "./mcp-routes.js";
+import { paletteRoutes } from "./tui/palette-route.js";
 import { providerRoutes, thinkingLevelsOf } from "./provider-routes.js";
 import { jsonError } from "./http-errors.js";
 import { jsonBody, NOT_JSON } from "./json-body.js";
@@ -295,6 +296,7 @@ export function piRoutes(chamber: Chamber): Hono {
 		"/grants",
 		grantRoutes(agentDir, () => chamber.extensionPaths),
 	);
+	app.route("/", paletteRoutes());
 	app.route("/providers", providerRoutes({ refreshSessions: (ids) => chamber.refreshModels(ids) }));
 
 	app.get("/ui-settings", (c) => c.json(chamber.uiSettings()));
