@@ -72,6 +72,7 @@ export class LiveSession {
 	private lastUsage: SessionUsage | undefined;
 	private unsubscribe: (() => void) | undefined;
 	private closed = false;
+	private firstMessageListed = false;
 
 	private constructor(
 		readonly pier: PierRuntime,
@@ -256,6 +257,11 @@ export class LiveSession {
 			const draftId = row.kind === "assistant" ? this.agentEvents.takeDraft() : undefined;
 			this.publish("transcript.row", { row, ...(draftId ? { draftId } : {}) });
 			this.rendered.observe(entry, row);
+			// The list labels a session by its first message: it learns it now, not when the first run ends.
+			if (row.kind === "user" && !this.firstMessageListed) {
+				this.firstMessageListed = true;
+				this.options.onChange?.(this.summary());
+			}
 		}
 		if (entry.type === "compaction") this.publishUsage();
 		if (entry.type === "custom") {

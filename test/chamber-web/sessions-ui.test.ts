@@ -136,4 +136,29 @@ describe("the session list", () => {
 		await input.press("Enter");
 		await until(async () => ((await item(ids.alpha2!).textContent()) ?? "").includes("Long necks"), "the new name");
 	});
+
+	test("while the first run still goes, the list already shows the first message and rename is prefilled with it", async () => {
+		const cwd = join(dir.path, "gamma");
+		mkdirSync(cwd, { recursive: true });
+		const created = await api.call<{ session: { id: string } }>("POST", "/api/pi/sessions", { cwd });
+		const id = created.body.session.id;
+		const stream = api.events(`session=${id}`);
+		await stream.waitFor((e) => e.event === "session.snapshot", "snapshot");
+		// The demo model runs the tool: the run lasts as long as the sleep, far longer than the steps below.
+		const text = 'bash {"command":"sleep 8"}';
+		await api.call("POST", `/api/pi/sessions/${id}/prompt`, { text });
+		await stream.waitFor((e) => e.event === "tool.start", "the tool running");
+		await until(async () => ((await item(id).textContent()) ?? "").includes("sleep 8"), "the first message listed");
+		assert.equal(
+			stream.events.some((e) => e.event === "agent.end"),
+			false,
+			"the list showed the first message only once the run had ended",
+		);
+		await item(id).hover();
+		await item(id).getByTestId("rename-session").click();
+		assert.equal(await page.getByTestId("rename-input").inputValue(), text);
+		await page.getByTestId("rename-input").press("Escape");
+		await stream.waitFor((e) => e.event === "agent.end", "the run's end");
+		stream.close();
+	});
 });
