@@ -20,7 +20,11 @@ import {
 	type ToolRenderers,
 } from "@earendil-works/pi-coding-agent";
 import { type Component, truncateToWidth } from "@earendil-works/pi-tui";
-import { type RenderableMessage, type RenderedLines, renderMessage } from "../../extensions/bridge/message-renderers.js";
+import {
+	type RenderableMessage,
+	type RenderedLines,
+	renderMessage,
+} from "../../extensions/bridge/message-renderers.js";
 import { type StyleTheme, styleForTerminal } from "../../extensions/bridge/terminal-style.js";
 import type { ExtensionHost } from "../../extensions/host/host.js";
 import { entryRendererOwner, messageRendererOwner, toolRendererOwner } from "../../pi-seams/renderer-owners.js";
@@ -91,7 +95,15 @@ function messageTarget(entry: SessionEntry, cx: TargetContext): DrawTarget | und
 	const pad = outputPad(cx.session);
 	const transformers = cx.transformers ?? [];
 	const component = (renderer: MessageRenderer | undefined) =>
-		new CustomMessageComponent(message as never, renderer, getMarkdownTheme(), pad, transformers, entry.id, entry.timestamp);
+		new CustomMessageComponent(
+			message as never,
+			renderer,
+			getMarkdownTheme(),
+			pad,
+			transformers,
+			entry.id,
+			entry.timestamp,
+		);
 	const protocol = cx.host.registry.messageRenderers.get(message.customType)?.instance;
 	if (protocol)
 		return {
@@ -162,7 +174,9 @@ function findToolCall(session: AgentSession, callId: string): ToolCallFound | un
 				if (part.type === "toolCall" && part.id === callId) {
 					found = { name: String(part.name), args: part.arguments ?? {} };
 					if (message.stopReason === "aborted" || message.stopReason === "error")
-						found.stopped = String(message.errorMessage || (message.stopReason === "aborted" ? "Operation aborted" : "Error"));
+						found.stopped = String(
+							message.errorMessage || (message.stopReason === "aborted" ? "Operation aborted" : "Error"),
+						);
 				}
 		} else if (found && message.role === "toolResult" && message.toolCallId === callId) {
 			found.result = { content: message.content, details: message.details, isError: message.isError === true };

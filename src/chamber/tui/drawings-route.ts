@@ -21,7 +21,8 @@ export function drawingsQuery(query: {
 	if (ids.length === 0) return { error: "rows: give the row ids to draw, comma-separated (rows=a,b)" };
 	if (ids.length > MAX_DRAWINGS_PER_REQUEST)
 		return { error: `rows: at most ${MAX_DRAWINGS_PER_REQUEST} rows per request (got ${ids.length})` };
-	if (ids.some((id) => id.length > MAX_ID_CHARS)) return { error: `rows: a row id is at most ${MAX_ID_CHARS} characters` };
+	if (ids.some((id) => id.length > MAX_ID_CHARS))
+		return { error: `rows: a row id is at most ${MAX_ID_CHARS} characters` };
 	const columns = Number(query.width);
 	if (!Number.isInteger(columns) || columns < 1 || columns > 10_000)
 		return { error: "width: the page's width in columns, a whole number from 1 to 10000" };
@@ -41,7 +42,12 @@ export function drawingsRoutes(chamber: Chamber): Hono {
 		if ("error" in q) return jsonError(c, 400, "bad_request", q.error);
 		const live = chamber.liveSession(c.req.param("id"));
 		if (!live)
-			return jsonError(c, 409, "not_open", "the session does not run: its extensions' renderers draw only while it runs");
+			return jsonError(
+				c,
+				409,
+				"not_open",
+				"the session does not run: its extensions' renderers draw only while it runs",
+			);
 		const drawings = await live.drawings.draw(q.ids, q.width, q.expanded);
 		return c.json({ width: q.width, expanded: q.expanded, drawings } satisfies DrawingsAnswer);
 	});

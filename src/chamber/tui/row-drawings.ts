@@ -15,7 +15,14 @@ import { installTokenTheme } from "../../pi-seams/tui-render.js";
 import type { RowDrawing, TranscriptRow } from "../wire.js";
 import { drawComponent } from "./draw.js";
 import { toolDrawingKey } from "./drawing-wire.js";
-import { type Caught, type DrawTarget, drawTarget, entryIsDrawn, type TargetContext, toolOwner } from "./draw-targets.js";
+import {
+	type Caught,
+	type DrawTarget,
+	drawTarget,
+	entryIsDrawn,
+	type TargetContext,
+	toolOwner,
+} from "./draw-targets.js";
 
 /** A drawing that takes longer than this marks its row's renderer as too slow. */
 export const DRAW_BUDGET_MS = 1_000;
@@ -75,19 +82,15 @@ export class RowDrawings {
 		if (entry.type !== "message") return;
 		const message = entry.message as unknown as Record<string, unknown>;
 		if (message.role !== "toolResult") return;
+		if (!toolOwner(this.deps.session(), String(message.toolName))) return;
 		const key = toolDrawingKey(String(message.toolCallId));
-		if (this.forget(key)) this.deps.changed([key]);
+		this.forget(key);
+		this.deps.changed([key]);
 	}
 
-	/** Drops a row's cached drawings; true when it had any. */
-	private forget(id: string): boolean {
-		let had = false;
-		for (const key of [...this.cache.keys()])
-			if (key.startsWith(`${id}\n`)) {
-				this.cache.delete(key);
-				had = true;
-			}
-		return had;
+	/** Drops a row's cached drawings. */
+	private forget(id: string): void {
+		for (const key of [...this.cache.keys()]) if (key.startsWith(`${id}\n`)) this.cache.delete(key);
 	}
 
 	/** The rows' drawings at `width` columns (a bucket), expanded or not. */

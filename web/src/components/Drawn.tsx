@@ -17,7 +17,12 @@ export function Drawn({ drawKey, raw }: { drawKey: string; raw: ComponentChildre
 	// pi's terminal leaves out an entry its renderer draws as nothing.
 	if (lines && lines.length === 0 && !showRaw) return null;
 	return (
-		<div class="drawn" data-testid="drawn" data-draw-key={drawKey} data-state={failed ? "failed" : lines ? "drawn" : "waiting"}>
+		<div
+			class="drawn"
+			data-testid="drawn"
+			data-draw-key={drawKey}
+			data-state={failed ? "failed" : lines ? "drawn" : "waiting"}
+		>
 			{failed && (
 				<p class="drawn-failed" role="note" data-testid="drawn-failed">
 					{failed.extension ? `Extension ${visible(failed.extension)}: ` : ""}
