@@ -126,10 +126,12 @@ function ask(key: string, expanded: boolean): void {
 
 /** The row's drawing at the transcript's width (undefined until it arrives), and whether it is expanded. */
 export function useDrawing(key: string): { drawing: RowDrawing | undefined; expanded: boolean } {
-	const [, setSeen] = useState(version);
+	const [seen, setSeen] = useState(version);
 	useEffect(() => {
 		const listener = () => setSeen(version);
 		listeners.add(listener);
+		// A change between this render and now (the transcript's width, measured in its own effect) is not missed.
+		if (seen !== version) listener();
 		return () => {
 			listeners.delete(listener);
 		};
@@ -150,8 +152,9 @@ const ROW_INSET_PX = 24;
  */
 export function useDrawingColumns(ref: { current: HTMLElement | null }, session: string): void {
 	setDrawingSession(session);
+	// The list element may come after the first render (a phone's transcript mounts behind its list view).
+	const el = ref.current;
 	useEffect(() => {
-		const el = ref.current;
 		if (!el) return;
 		const probe = document.createElement("pre");
 		probe.className = "tui-lines";
@@ -174,5 +177,5 @@ export function useDrawingColumns(ref: { current: HTMLElement | null }, session:
 			observer.disconnect();
 			document.removeEventListener("keydown", onKey);
 		};
-	}, [ref]);
+	}, [el]);
 }

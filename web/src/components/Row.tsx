@@ -123,7 +123,7 @@ function RowView({ row, live, results, onCommand, marker, onReveal, appOpen }: R
 					>
 						<summary>
 							<ToolName name={row.toolName} /> {row.isError ? <span class="failed">failed</span> : "result"}
-							{row.drawn && <span class="muted"> (drawn with its call above)</span>}
+							{row.drawn && <span class="muted"> · drawn above</span>}
 							<span class="muted"> · {lineCount(row.text)}</span>
 						</summary>
 						<pre>{visibleText(row.text)}</pre>
