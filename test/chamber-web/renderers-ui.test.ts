@@ -167,6 +167,15 @@ describe("pi's renderers in the browser", () => {
 		await status.getByTestId("drawn-expand").click();
 		await dismissToasts(page);
 		await shot(page, "renderers-desktop.png");
+		// A narrower window crosses into another width bucket: the rows are asked for again, drawn at it.
+		await page.setViewportSize({ width: 760, height: 800 });
+		const narrower = await until(() => {
+			const last = widths.at(-1);
+			return last !== undefined && last < width ? last : undefined;
+		}, "drawings at a narrower bucket");
+		await see(drawn, "[WARN] disk full");
+		assert.ok(narrower < width);
+		await page.setViewportSize({ width: 1280, height: 800 });
 		const phone = await rig.browser.newContext(PHONE);
 		const small = await phone.newPage();
 		await signIn(small, rig.serve.url);
