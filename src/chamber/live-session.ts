@@ -12,8 +12,8 @@ import { sessionCommands } from "./chamber-commands.js";
 import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
 import { watchPersistence } from "./persistence-watch.js";
 import { PiExtensionMetrics } from "./pi-metrics.js";
-import { RenderedRows } from "./rendered-rows.js";
 import { SessionActions } from "./session-actions.js";
+import { RowDrawings } from "./tui/row-drawings.js";
 import { surfacesFromBranch } from "./ui/branch-surfaces.js";
 import { DIALOG_ENTRY, ERROR_ENTRY, entryFacts, rowOf, rowsOf, summaryOf, withTokensAfter } from "./transcript.js";
 import { AppMounts } from "./ui/app-mounts.js";
@@ -52,8 +52,8 @@ export class LiveSession {
 	readonly ui: SessionUi;
 	/** Who mounts each app surface, so its commands can be held to its own extension's. */
 	private readonly mounts: AppMounts;
-	/** Custom messages drawn by their extension's message renderer. */
-	private readonly rendered: RenderedRows;
+	/** Rows an extension's renderer draws (pi's components, on the daemon). */
+	readonly drawings: RowDrawings;
 	private readonly agentEvents = new AgentEventProjection({
 		publish: (event, payload) => this.publish(event, payload),
 		publishUsage: () => this.publishUsage(),
@@ -83,11 +83,11 @@ export class LiveSession {
 			options.channel?.sessionId === id ? options.channel : new EventChannel(id, options.replay, RUN_SEQUENCE_BASE);
 		this.ui = new SessionUi(this.publish, (ended) => this.dialogsChanged(ended));
 		this.mounts = new AppMounts(pier.extensionHost);
-		this.rendered = new RenderedRows(
-			pier.extensionHost,
-			(row) => this.publish("transcript.row", { row }),
-			(message, source) => this.reportError(message, source),
-		);
+		this.drawings = new RowDrawings({
+			session: () => this.session,
+			host: pier.extensionHost,
+			changed: (ids) => this.publish("transcript.drawn", { ids }),
+		});
 		const live = this;
 		this.actions = new SessionActions({
 			get id() {
@@ -255,8 +255,8 @@ export class LiveSession {
 		const row = plain?.kind === "compaction" ? withTokensAfter(plain, entry, manager.getBranch()) : plain;
 		if (row) {
 			const draftId = row.kind === "assistant" ? this.agentEvents.takeDraft() : undefined;
-			this.publish("transcript.row", { row, ...(draftId ? { draftId } : {}) });
-			this.rendered.observe(entry, row);
+			this.publish("transcript.row", { row: this.drawings.mark(row), ...(draftId ? { draftId } : {}) });
+			this.drawings.entryWritten(entry);
 			// The list labels a session by its first message: it learns it now, not when the first run ends.
 			if (row.kind === "user" && !this.firstMessageListed) {
 				this.firstMessageListed = true;
@@ -352,7 +352,7 @@ export class LiveSession {
 		const model = modelRefOf(this.pier.runtime);
 		return {
 			session: this.summary(),
-			rows: this.rendered.apply(rowsOf(this.session.sessionManager.getBranch())),
+			rows: this.drawings.markAll(rowsOf(this.session.sessionManager.getBranch())),
 			ui: this.ui.view(),
 			commands: this.commands(),
 			usage: this.usage(),

@@ -13,6 +13,7 @@ import type { Chamber } from "./chamber.js";
 import { extensionList } from "./extension-list.js";
 import { grantRoutes } from "./grant-routes.js";
 import { mcpRoutes } from "./mcp-routes.js";
+import { drawingsRoutes } from "./tui/drawings-route.js";
 import { paletteRoutes } from "./tui/palette-route.js";
 import { providerRoutes, thinkingLevelsOf } from "./provider-routes.js";
 import { jsonError } from "./http-errors.js";
@@ -297,6 +298,7 @@ export function piRoutes(chamber: Chamber): Hono {
 		grantRoutes(agentDir, () => chamber.extensionPaths),
 	);
 	app.route("/", paletteRoutes());
+	app.route("/", drawingsRoutes(chamber));
 	app.route("/providers", providerRoutes({ refreshSessions: (ids) => chamber.refreshModels(ids) }));
 
 	app.get("/ui-settings", (c) => c.json(chamber.uiSettings()));

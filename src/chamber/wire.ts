@@ -3,6 +3,7 @@
  * API returns and the events the stream carries. The daemon and the web app both import this file; it must
  * stay free of Node and pi imports. `docs/chamber-api.md` is its prose companion.
  */
+import type { StyledLine } from "./tui/styled-text.js";
 import { type Static, Type } from "typebox";
 import { OVERLAY_KEY_ACTIONS, type OverlayKeyAction, type OverlayView } from "../extensions/host/overlay-rows.js";
 import { MCP_EXPOSURES, type McpExposure } from "../agent/mcp/shapes.js";
@@ -220,6 +221,8 @@ export interface ToolCallView {
 	id: string;
 	name: string;
 	args: unknown;
+	/** An extension draws this tool (its own tool, or an override of pi's): ask for `tool:<id>`'s drawing. */
+	drawn?: true;
 }
 
 export type TranscriptRow =
@@ -259,12 +262,14 @@ export type TranscriptRow =
 			isError: boolean;
 			/** pi's edit tool's `details.diff`: `+N line`, `-N line`, ` N line` and `   ...` lines. */
 			diff?: string;
+			/** The call's drawing (asked for under `tool:<toolCallId>`) shows this result too. */
+			drawn?: true;
 			timestamp: number;
 	  }
 	| { kind: "card"; id: string; source: "entry" | "message"; card: NormalizedCard }
 	| { kind: "app"; id: string; appId: string; title?: string; removed?: boolean }
-	/** rendered: what the extension registered for `customType` drew (its message renderer's lines, as text). */
-	| { kind: "custom"; id: string; customType: string; content: unknown; rendered?: string }
+	/** drawn: an extension's message or entry renderer draws it: ask for the row's drawing (GET …/drawings). */
+	| { kind: "custom"; id: string; customType: string; content: unknown; drawn?: true }
 	| { kind: "error"; id: string; message: string; source?: string; timestamp: number }
 	/** A dialog that ended unanswered: the trace it leaves once it is gone from the screen. */
 	| { kind: "dialog"; id: string; method: DialogMethod; title: string; reason: UnansweredReason; timestamp: number };
@@ -428,6 +433,8 @@ export interface EventPayloads {
 	"tool.update": { toolCallId: string; text: string };
 	"tool.end": { toolCallId: string; toolName: string; text: string; isError: boolean };
 	"transcript.row": { row: TranscriptRow; draftId?: string };
+	/** These rows' drawings changed (a tool's result arrived, a protocol renderer answered): ask for them again. */
+	"transcript.drawn": { ids: string[] };
 	"extension.ui": { id: string; card: NormalizedCard } | { id: string; removed: true };
 	"extension.app": { appId: string; app: AppSurface } | { appId: string; removed: true };
 	"extension.status": { key: string; text?: string };
@@ -451,6 +458,20 @@ export interface EventEnvelope<E extends EventName = EventName> {
 	seq: number;
 	sessionId: string;
 	payload: EventPayloads[E];
+}
+
+/**
+ * A row drawn by pi's component for its renderer (GET /api/pi/sessions/:id/drawings): its lines; or why the row
+ * shows its raw data (`extension`: whose renderer failed or was too slow); or `pending` while a protocol
+ * extension's renderer has not answered yet (a `transcript.drawn` event follows).
+ */
+export type RowDrawing = { lines: StyledLine[] } | { error: string; extension?: string } | { pending: true };
+
+export interface DrawingsAnswer {
+	/** The column bucket the rows were drawn at (the reported width, snapped). */
+	width: number;
+	expanded: boolean;
+	drawings: Record<string, RowDrawing>;
 }
 
 export interface ApiErrorBody {

@@ -15,7 +15,7 @@ import {
 	RAW_PROVIDER,
 } from "../helpers/provider-stream.js";
 
-type Row = { kind: string; id: string; rendered?: string; customType?: string };
+type Row = { kind: string; id: string; drawn?: true; customType?: string };
 
 describe("raw JSONL", () => {
 	const api = chamberWithProvider(RAW_PROVIDER);
@@ -25,17 +25,38 @@ describe("raw JSONL", () => {
 		const { id, stream } = await api().newSession();
 		assert.equal((await api().call("POST", `/api/pi/sessions/${id}/prompt`, { text: "/card" })).status, 202);
 		const expected = "RAW CARD #7\ncontent: card body\nexpanded=false";
-		const drawn = await stream.waitFor(
-			(e) => e.event === "transcript.row" && (e.payload.row as Row).rendered !== undefined,
-			"the rendered custom row",
+		const marked = await stream.waitFor(
+			(e) => e.event === "transcript.row" && (e.payload.row as Row).drawn === true,
+			"the custom row, marked as drawn",
 		);
-		const live = drawn.payload.row as Row;
+		const live = marked.payload.row as Row;
 		assert.equal(live.kind, "custom");
 		assert.equal(live.customType, "raw.card");
-		assert.equal(live.rendered, expected);
 		const view = await api().call<{ rows: Row[] }>("GET", `/api/pi/sessions/${id}`);
-		const kept = view.body.rows.find((r) => r.id === live.id);
-		assert.equal(kept?.rendered, expected, "a client loading the transcript later sees it drawn too");
+		assert.equal(view.body.rows.find((r) => r.id === live.id)?.drawn, true, "a client loading the view later too");
+		type Lines = { lines?: { text: string }[][]; pending?: true };
+		const draw = async () =>
+			(
+				await api().call<{ drawings: Record<string, Lines> }>(
+					"GET",
+					`/api/pi/sessions/${id}/drawings?rows=${live.id}&width=80`,
+				)
+			).body.drawings[live.id];
+		// The extension answers over the wire: pending first, then the event, then its lines in pi's component.
+		if ((await draw())?.pending)
+			await stream.waitFor(
+				(e) => e.event === "transcript.drawn" && (e.payload.ids as string[]).includes(live.id),
+				"the renderer's answer",
+			);
+		const text = ((await draw())?.lines ?? [])
+			.map((l) =>
+				l
+					.map((s) => s.text)
+					.join("")
+					.trimEnd(),
+			)
+			.join("\n");
+		assert.equal(text.trim(), expected);
 		stream.close();
 	});
 });

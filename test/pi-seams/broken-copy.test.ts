@@ -133,6 +133,16 @@ const breakages: Breakage[] = [
 		},
 	},
 	{
+		file: "src/pi-seams/renderer-owners.ts",
+		member: "extensions",
+		othersHold: true,
+		pi() {
+			const codingAgent = copyPackage(installed.codingAgent, "renderer-owners");
+			rewrite(codingAgent, "dist/core/extensions/runner.js", /\bthis\.extensions\b/g, "this.loaded");
+			return { ...installed, codingAgent };
+		},
+	},
+	{
 		file: "src/pi-seams/input-cursor.ts",
 		member: "cursor",
 		othersHold: true,

@@ -256,6 +256,7 @@ export function applyEvent(state: SessionState, env: AnyEnvelope): SessionState 
 		// Transient or mirrored elsewhere: notify is a toast, an extension error also arrives as an `error` row.
 		case "extension.notify":
 		case "extension.error":
+		case "transcript.drawn":
 		case "sessions.changed":
 			return next;
 	}

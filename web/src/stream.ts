@@ -37,6 +37,7 @@ const EVENT_NAMES = Object.keys({
 	"tool.update": true,
 	"tool.end": true,
 	"transcript.row": true,
+	"transcript.drawn": true,
 	"extension.ui": true,
 	"extension.app": true,
 	"extension.status": true,

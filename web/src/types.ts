@@ -28,6 +28,8 @@ export type {
 	ToolCallView,
 	TrashedSession,
 	TranscriptRow,
+	RowDrawing,
+	DrawingsAnswer,
 	TrustView,
 	UiSettings,
 	UiState,

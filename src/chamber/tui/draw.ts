@@ -8,17 +8,10 @@ import type { Component } from "@earendil-works/pi-tui";
 import { installTokenTheme } from "../../pi-seams/tui-render.js";
 import { type StyledLine, styledLines } from "./styled-text.js";
 
-/** The column counts the chamber draws at; a reported width snaps down to one of them. */
-export const WIDTH_BUCKETS = [40, 60, 80, 100, 120, 160] as const;
+export { snapWidth, WIDTH_BUCKETS } from "./drawing-wire.js";
+
 /** Past this a drawing is cut, with a last line saying how much was left out. */
 export const MAX_DRAWN_LINES = 500;
-
-/** The bucket for a width in columns: the widest bucket that fits, and never less than the narrowest. */
-export function snapWidth(columns: number): number {
-	let best: number = WIDTH_BUCKETS[0];
-	for (const bucket of WIDTH_BUCKETS) if (bucket <= columns) best = bucket;
-	return best;
-}
 
 /** The component's lines at `width` columns, styled; the theme is the token theme (installed on first use). */
 export async function drawComponent(component: Component, width: number): Promise<StyledLine[]> {

@@ -5,6 +5,8 @@ import type { TranscriptRow } from "../types.js";
 import type { RunCardCommand } from "./ActionButton.js";
 import { BashView } from "./BashRow.js";
 import { Card } from "./Card.js";
+import { Drawn } from "./Drawn.js";
+import { toolDrawingKey } from "../../../src/chamber/tui/drawing-wire.js";
 import { requestFork } from "../habit-events.js";
 import { Markdown } from "./Markdown.js";
 import { memo } from "../memo.js";
@@ -100,9 +102,10 @@ function RowView({ row, live, results, onCommand, marker, onReveal, appOpen }: R
 				<div class="row row-assistant" {...common}>
 					<ThinkingBlock text={row.thinking ?? ""} />
 					{row.text && <Markdown text={row.text} class="assistant-text" />}
-					{row.toolCalls.map((call) => (
-						<ToolCall key={call.id} call={call} live={live.get(call.id)} result={results.get(call.id)} />
-					))}
+					{row.toolCalls.map((call) => {
+						const plain = <ToolCall key={call.id} call={call} live={live.get(call.id)} result={results.get(call.id)} />;
+						return call.drawn ? <Drawn key={call.id} drawKey={toolDrawingKey(call.id)} raw={plain} /> : plain;
+					})}
 					{row.errorMessage && (
 						<div class="inline-error" role="alert">
 							{row.errorMessage}
@@ -113,9 +116,14 @@ function RowView({ row, live, results, onCommand, marker, onReveal, appOpen }: R
 		case "tool_result":
 			return (
 				<div class="row row-tool" {...common}>
-					<details class={`tool-result${row.isError ? " is-error" : ""}`} data-testid="tool-result" open={row.isError}>
+					<details
+						class={`tool-result${row.isError ? " is-error" : ""}`}
+						data-testid="tool-result"
+						open={row.isError && !row.drawn}
+					>
 						<summary>
 							<ToolName name={row.toolName} /> {row.isError ? <span class="failed">failed</span> : "result"}
+							{row.drawn && <span class="muted"> · drawn above</span>}
 							<span class="muted"> · {lineCount(row.text)}</span>
 						</summary>
 						<pre>{visibleText(row.text)}</pre>
@@ -181,26 +189,19 @@ function RowView({ row, live, results, onCommand, marker, onReveal, appOpen }: R
 					{row.method === "form" ? "Form" : "Question"} “{visible(row.title)}” {DIALOG_ENDINGS[row.reason]}
 				</div>
 			);
-		case "custom":
-			if (row.rendered !== undefined) {
-				// Drawn by the extension that registered a renderer for the type: its lines, as text.
-				return (
-					<div class="row row-custom row-rendered" {...common}>
-						<div class="card card-custom" data-testid="rendered-message" data-custom-type={row.customType}>
-							<div class="muted">{visible(row.customType)}</div>
-							<pre>{visibleText(row.rendered)}</pre>
-						</div>
-					</div>
-				);
-			}
+		case "custom": {
+			const raw = (
+				<details class="card card-custom">
+					<summary>{visible(row.customType)}</summary>
+					<pre>{visibleText(showJson(row.content))}</pre>
+				</details>
+			);
 			return (
-				<div class="row row-custom" {...common}>
-					<details class="card card-custom">
-						<summary>{visible(row.customType)}</summary>
-						<pre>{visibleText(showJson(row.content))}</pre>
-					</details>
+				<div class="row row-custom" {...common} data-custom-type={row.customType}>
+					{row.drawn ? <Drawn drawKey={row.id} raw={raw} /> : raw}
 				</div>
 			);
+		}
 		case "error":
 			return (
 				<div class="row row-error" role="alert" {...common}>

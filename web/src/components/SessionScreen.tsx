@@ -3,6 +3,7 @@
  * the transcript and the composer own the main column, live panels and apps sit in the side pane (a drawer on a
  * phone), and a pending dialog is a modal over both.
  */
+import { invalidateDrawings } from "../drawings.js";
 import { useCallback, useEffect, useReducer, useRef, useState } from "preact/hooks";
 import { ApiError, api, describeError } from "../api.js";
 import { comboFromEvent, hasCommandModifier, isBuiltinShortcut, isEditableTarget } from "../shortcuts.js";
@@ -115,6 +116,7 @@ function LiveSession({
 				batch.push(env);
 				if (env.event === "extension.notify") toast(env.payload.message, env.payload.level);
 				if (env.event === "session.replaced") onReplaced(env.payload.id);
+				if (env.event === "transcript.drawn") invalidateDrawings(env.payload.ids);
 			},
 			onStatus: setStatus,
 			onUnauthorized,

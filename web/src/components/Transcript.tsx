@@ -8,6 +8,7 @@ import { useCallback, useMemo, useRef, useState } from "preact/hooks";
 import type { Draft, LiveTool, SessionState } from "../state.js";
 import type { TranscriptRow } from "../types.js";
 import { useVirtualRows } from "../virtual-rows.js";
+import { useDrawingColumns } from "../drawings.js";
 import type { RunCardCommand } from "./ActionButton.js";
 import { LiveBashView } from "./BashRow.js";
 import { type Prompt, PromptRail } from "./PromptRail.js";
@@ -97,6 +98,7 @@ export function Transcript({ state, onCommand, onShowEarlier, onReveal }: Transc
 		if (older > 0 && stalledAt.current !== older) void showEarlier();
 	}, [older, showEarlier]);
 	const win = useVirtualRows(ids, scroller, list, nearTop);
+	useDrawingColumns(list, state.view.session.id);
 	// The prompt at or above the top of what is drawn: the rail marks where the reader is.
 	const current = useMemo(() => {
 		let id: string | undefined;
