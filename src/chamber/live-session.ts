@@ -13,6 +13,7 @@ import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
 import { watchPersistence } from "./persistence-watch.js";
 import { PiExtensionMetrics } from "./pi-metrics.js";
 import { RenderedRows } from "./rendered-rows.js";
+import { MarkdownTransforms, TransformedRows } from "./tui/markdown-transforms.js";
 import { SessionActions } from "./session-actions.js";
 import { surfacesFromBranch } from "./ui/branch-surfaces.js";
 import { DIALOG_ENTRY, ERROR_ENTRY, entryFacts, rowOf, rowsOf, summaryOf, withTokensAfter } from "./transcript.js";
@@ -54,6 +55,8 @@ export class LiveSession {
 	private readonly mounts: AppMounts;
 	/** Custom messages drawn by their extension's message renderer. */
 	private readonly rendered: RenderedRows;
+	/** User, assistant and summary markdown through pi's markdown transformers. */
+	private readonly transformed: TransformedRows;
 	private readonly agentEvents = new AgentEventProjection({
 		publish: (event, payload) => this.publish(event, payload),
 		publishUsage: () => this.publishUsage(),
@@ -86,6 +89,14 @@ export class LiveSession {
 			pier.extensionHost,
 			(row) => this.publish("transcript.row", { row }),
 			(message, source) => this.reportError(message, source),
+		);
+		this.transformed = new TransformedRows(
+			new MarkdownTransforms({
+				session: () => this.session,
+				host: pier.extensionHost,
+				report: (message, source) => this.reportError(message, source),
+			}),
+			(row) => this.publish("transcript.row", { row }),
 		);
 		const live = this;
 		this.actions = new SessionActions({
@@ -256,6 +267,7 @@ export class LiveSession {
 			const draftId = row.kind === "assistant" ? this.agentEvents.takeDraft() : undefined;
 			this.publish("transcript.row", { row, ...(draftId ? { draftId } : {}) });
 			this.rendered.observe(entry, row);
+			this.transformed.observe(row);
 		}
 		if (entry.type === "compaction") this.publishUsage();
 		if (entry.type === "custom") {
@@ -346,7 +358,7 @@ export class LiveSession {
 		const model = modelRefOf(this.pier.runtime);
 		return {
 			session: this.summary(),
-			rows: this.rendered.apply(rowsOf(this.session.sessionManager.getBranch())),
+			rows: this.transformed.apply(this.rendered.apply(rowsOf(this.session.sessionManager.getBranch()))),
 			ui: this.ui.view(),
 			commands: this.commands(),
 			usage: this.usage(),
