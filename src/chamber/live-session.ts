@@ -13,6 +13,7 @@ import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
 import { watchPersistence } from "./persistence-watch.js";
 import { PiExtensionMetrics } from "./pi-metrics.js";
 import { RenderedRows } from "./rendered-rows.js";
+import { RenderedEntries } from "./tui/entry-rows.js";
 import { MarkdownTransforms, TransformedRows } from "./tui/markdown-transforms.js";
 import { SessionActions } from "./session-actions.js";
 import { surfacesFromBranch } from "./ui/branch-surfaces.js";
@@ -55,6 +56,8 @@ export class LiveSession {
 	private readonly mounts: AppMounts;
 	/** Custom messages drawn by their extension's message renderer. */
 	private readonly rendered: RenderedRows;
+	/** Custom entries drawn by their extension's entry renderer. */
+	private readonly renderedEntries: RenderedEntries;
 	/** User, assistant and summary markdown through pi's markdown transformers. */
 	private readonly transformed: TransformedRows;
 	private readonly agentEvents = new AgentEventProjection({
@@ -86,6 +89,11 @@ export class LiveSession {
 		this.ui = new SessionUi(this.publish, (ended) => this.dialogsChanged(ended));
 		this.mounts = new AppMounts(pier.extensionHost);
 		this.rendered = new RenderedRows(
+			pier.extensionHost,
+			(row) => this.publish("transcript.row", { row }),
+			(message, source) => this.reportError(message, source),
+		);
+		this.renderedEntries = new RenderedEntries(
 			pier.extensionHost,
 			(row) => this.publish("transcript.row", { row }),
 			(message, source) => this.reportError(message, source),
@@ -267,6 +275,7 @@ export class LiveSession {
 			const draftId = row.kind === "assistant" ? this.agentEvents.takeDraft() : undefined;
 			this.publish("transcript.row", { row, ...(draftId ? { draftId } : {}) });
 			this.rendered.observe(entry, row);
+			this.renderedEntries.observe(entry, row);
 			this.transformed.observe(row);
 		}
 		if (entry.type === "compaction") this.publishUsage();
@@ -358,7 +367,9 @@ export class LiveSession {
 		const model = modelRefOf(this.pier.runtime);
 		return {
 			session: this.summary(),
-			rows: this.transformed.apply(this.rendered.apply(rowsOf(this.session.sessionManager.getBranch()))),
+			rows: this.transformed.apply(
+				this.renderedEntries.apply(this.rendered.apply(rowsOf(this.session.sessionManager.getBranch()))),
+			),
 			ui: this.ui.view(),
 			commands: this.commands(),
 			usage: this.usage(),

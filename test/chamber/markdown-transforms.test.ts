@@ -2,7 +2,8 @@
  * Markdown transformers in the chamber, over a real `pier serve`: a native plugin's transformer (C, rpi's
  * `register_markdown_transformer`) and an in-process pi extension's (`registerMarkdownTransformer`) change the text
  * the session's transcript shows; a failing native transformer and a throwing in-process one leave the text as it
- * was, each reported once with its extension's name. The native plugin's message renderer draws its custom message.
+ * was, each reported once with its extension's name. The native plugin's message and entry renderers draw its custom
+ * message and entry.
  */
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
@@ -21,6 +22,7 @@ const TS_TRANSFORM = `export default function (pi) {
 		description: "sends a native-note message",
 		handler: async () => pi.sendMessage({ customType: "native-note", content: "a note", display: true }),
 	});
+	pi.registerCommand("entry", { description: "appends a native-entry entry", handler: async () => pi.appendEntry("native-entry", { n: 1 }) });
 }
 `;
 
@@ -126,6 +128,18 @@ describe("markdown transformers and native renderers in the chamber", () => {
 			),
 		);
 		assert.match(note.rendered!, /^\[native-note\] drawn by a C plugin\ninput of \d+ bytes$/);
+
+		assert.equal((await api.call("POST", `/api/pi/sessions/${id}/prompt`, { text: "/entry" })).status, 202);
+		const entry = rowOf(
+			await stream.waitFor(
+				(e) =>
+					e.event === "transcript.row" && rowOf(e).customType === "native-entry" && rowOf(e).rendered !== undefined,
+				"the drawn entry",
+			),
+		);
+		assert.match(entry.rendered!, /^\[native-entry\] drawn by a C plugin\ninput of \d+ bytes$/);
+		const later = await api.call<{ rows: Row[] }>("GET", `/api/pi/sessions/${id}`);
+		assert.equal(later.body.rows.find((r) => r.id === entry.id)?.rendered, entry.rendered);
 		stream.close();
 	});
 });

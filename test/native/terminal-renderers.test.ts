@@ -1,7 +1,7 @@
 /**
  * A native plugin's markdown transformer and message renderer in pier's terminal (pi's interactive mode, in tmux):
- * the demo model's answer shows upper-cased by the C plugin's `shout`, and a `native-note` custom message shows the
- * lines its `native-note` renderer drew. `pier run` prints the answer as pi's print mode does: plain, untransformed.
+ * the demo model's answer shows upper-cased by the C plugin's `shout`, and a `native-note` custom message and a
+ * `native-entry` custom entry show the lines their renderers drew. `pier run` prints the answer as pi's print mode does: plain, untransformed.
  */
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
@@ -16,6 +16,7 @@ const NOTE_COMMAND = `export default function (pi) {
 		description: "sends a native-note message",
 		handler: async () => pi.sendMessage({ customType: "native-note", content: "a note", display: true }),
 	});
+	pi.registerCommand("entry", { description: "appends a native-entry entry", handler: async () => pi.appendEntry("native-entry", { n: 1 }) });
 }
 `;
 
@@ -29,6 +30,8 @@ test("pier's terminal shows the transformed answer and the natively drawn messag
 	await waitForScreen(name, /TO USE A REAL MODEL/);
 	type(name, "/note");
 	await waitForScreen(name, /\[native-note\] drawn by a C plugin\s*\n\s*input of \d+ bytes/);
+	type(name, "/entry");
+	await waitForScreen(name, /\[native-entry\] drawn by a C plugin\s*\n\s*input of \d+ bytes/);
 });
 
 test("pier run prints the answer as plain text, as pi's print mode does (no transformer runs)", async () => {
