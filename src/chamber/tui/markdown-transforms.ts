@@ -86,6 +86,9 @@ export class MarkdownTransforms {
 	}
 }
 
+/** A resumed session's rows transformed when its view is first read (the older ones stay as written). */
+export const HISTORY_ROWS = 300;
+
 type Patch = Partial<Record<"text" | "thinking" | "summary", string>>;
 
 /** What of a row is markdown, by field and surface. */
@@ -140,11 +143,15 @@ export class TransformedRows {
 		});
 	}
 
-	/** The view's rows with what was transformed so far; rows not seen yet (a resumed session's) are asked now. */
+	/**
+	 * The view's rows with what was transformed so far; of the rows not seen yet (a resumed session's), the last
+	 * HISTORY_ROWS are asked now.
+	 */
 	apply(rows: TranscriptRow[]): TranscriptRow[] {
-		return rows.map((row) => {
+		const recent = rows.length - HISTORY_ROWS;
+		return rows.map((row, index) => {
 			const patch = this.patches.get(row.id);
-			if (!patch) this.observe(row);
+			if (!patch && index >= recent) this.observe(row);
 			return patch ? ({ ...row, ...patch } as TranscriptRow) : row;
 		});
 	}

@@ -6,8 +6,9 @@
  *
  * pi's terminal asks synchronously: the bridge registers one pi transformer that answers from the cache and asks
  * for what it lacks. pi draws a finished message right after the message's `message_start` (user) or `message_end`
- * (assistant) reaches extensions, so the bridge fetches those texts in those hooks, and the drawing finds them. A
- * text drawn without that (a resumed session's history) shows as it is and is fetched for its next drawing.
+ * (assistant) reaches extensions, so the bridge fetches those texts in those hooks (waiting up to PREFETCH_WAIT_MS),
+ * and the drawing finds them. A text drawn without that (a resumed session's history, a slow transformer) shows as it
+ * is and is fetched for its next drawing.
  */
 import type { ExtensionAPI, ExtensionContext, MarkdownTransformer } from "@earendil-works/pi-coding-agent";
 import type { ExtensionHost } from "../host/host.js";
@@ -23,6 +24,9 @@ export interface MarkdownContext {
 	messageId?: string;
 	timestamp?: string;
 }
+
+/** How long pi's terminal waits for a finished message's transforms before drawing it as it is. */
+export const PREFETCH_WAIT_MS = 3_000;
 
 /** Answers kept per host; past this the oldest go. */
 const CACHE_LIMIT = 2_000;
@@ -150,7 +154,9 @@ export function registerMarkdownTransformers(
 	const transforms = markdownTransformsOf(host);
 	transforms.onFailure((message) => {
 		try {
-			live()?.ui.notify(message, "error");
+			// The chamber reports failures in its transcript (chamber/tui/markdown-transforms.ts).
+			const ctx = live();
+			if (ctx?.mode === "tui") ctx.ui.notify(message, "error");
 		} catch {
 			// a replaced session's context refuses use
 		}
@@ -171,9 +177,15 @@ export function registerMarkdownTransformers(
 	const fetch = async (message: unknown, ctx: ExtensionContext) => {
 		if (ctx.mode !== "tui") return;
 		const context = snapshot();
-		await Promise.all(
+		const all = Promise.all(
 			markdownOf(message).map(([text, messageType]) => transforms.transform(text, { messageType }, context)),
 		);
+		// A slow transformer must not hold the run: past the wait pi draws the text as it is.
+		let timer: NodeJS.Timeout | undefined;
+		const waited = new Promise<void>((done) => {
+			timer = setTimeout(done, PREFETCH_WAIT_MS);
+		});
+		await Promise.race([all, waited]).finally(() => clearTimeout(timer));
 	};
 	const roleOf = (message: unknown) => (isRecord(message) ? message.role : undefined);
 	pi.on("message_start", (event, ctx) => (roleOf(event.message) === "user" ? fetch(event.message, ctx) : undefined));
