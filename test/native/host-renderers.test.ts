@@ -3,7 +3,7 @@
  * and entry renderers answer `render_message` and `render_entry` with the input rpi gives them (plus `expanded`);
  * the C plugin's transformer answers `transform_markdown` for the assistant surface only, escapes intact; a
  * transformer that crashes its plugin host leaves the text as it was, names the extension once, and the other
- * plugin still draws.
+ * plugin still draws; one that never returns costs the invocation timeout and is named the same way.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -56,4 +56,20 @@ test("native renderers and a transformer answer pier's invocations; a crashing t
 		"probe-entry",
 		'{"customType":"probe-entry","data":3,"expanded":false}',
 	]);
+});
+
+test("a transformer that never returns times out: the text unchanged, the extension named", async (t) => {
+	using dir = tempDir();
+	const { host } = testHost({ timeouts: { invocationMs: 1_000, shutdownMs: 500 } });
+	t.after(() => host.shutdown("test end"));
+	await host.load([spec(await cModule(dir.path, "renderers", ["message_renderers"]))]);
+	const transforms = markdownTransformsOf(host);
+	const failures: string[] = [];
+	transforms.onFailure((message) => failures.push(message));
+	assert.equal(await transforms.transform("wait HANG-NOW!", { messageType: "assistant" }), "wait HANG-NOW!");
+	assert.equal(failures.length, 1);
+	assert.match(
+		failures[0]!,
+		/^markdown transformer of extension c-renderers failed: extension c-renderers did not answer within 1000 ms; its text is shown untransformed$/,
+	);
 });
