@@ -13,8 +13,7 @@ import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
 import { watchPersistence } from "./persistence-watch.js";
 import { PiExtensionMetrics } from "./pi-metrics.js";
 import { RenderedRows } from "./rendered-rows.js";
-import { RenderedEntries } from "./tui/entry-rows.js";
-import { MarkdownTransforms, TransformedRows } from "./tui/markdown-transforms.js";
+import { DrawnRows } from "./tui/drawn-rows.js";
 import { SessionActions } from "./session-actions.js";
 import { surfacesFromBranch } from "./ui/branch-surfaces.js";
 import { DIALOG_ENTRY, ERROR_ENTRY, entryFacts, rowOf, rowsOf, summaryOf, withTokensAfter } from "./transcript.js";
@@ -56,10 +55,8 @@ export class LiveSession {
 	private readonly mounts: AppMounts;
 	/** Custom messages drawn by their extension's message renderer. */
 	private readonly rendered: RenderedRows;
-	/** Custom entries drawn by their extension's entry renderer. */
-	private readonly renderedEntries: RenderedEntries;
-	/** User, assistant and summary markdown through pi's markdown transformers. */
-	private readonly transformed: TransformedRows;
+	/** Custom entries drawn by their extension's entry renderer; markdown through pi's markdown transformers. */
+	private readonly drawn: DrawnRows;
 	private readonly agentEvents = new AgentEventProjection({
 		publish: (event, payload) => this.publish(event, payload),
 		publishUsage: () => this.publishUsage(),
@@ -93,19 +90,12 @@ export class LiveSession {
 			(row) => this.publish("transcript.row", { row }),
 			(message, source) => this.reportError(message, source),
 		);
-		this.renderedEntries = new RenderedEntries(
-			pier.extensionHost,
-			(row) => this.publish("transcript.row", { row }),
-			(message, source) => this.reportError(message, source),
-		);
-		this.transformed = new TransformedRows(
-			new MarkdownTransforms({
-				session: () => this.session,
-				host: pier.extensionHost,
-				report: (message, source) => this.reportError(message, source),
-			}),
-			(row) => this.publish("transcript.row", { row }),
-		);
+		this.drawn = new DrawnRows({
+			host: pier.extensionHost,
+			session: () => this.session,
+			publish: (row) => this.publish("transcript.row", { row }),
+			report: (message, source) => this.reportError(message, source),
+		});
 		const live = this;
 		this.actions = new SessionActions({
 			get id() {
@@ -275,8 +265,7 @@ export class LiveSession {
 			const draftId = row.kind === "assistant" ? this.agentEvents.takeDraft() : undefined;
 			this.publish("transcript.row", { row, ...(draftId ? { draftId } : {}) });
 			this.rendered.observe(entry, row);
-			this.renderedEntries.observe(entry, row);
-			this.transformed.observe(row);
+			this.drawn.observe(entry, row);
 		}
 		if (entry.type === "compaction") this.publishUsage();
 		if (entry.type === "custom") {
@@ -367,9 +356,7 @@ export class LiveSession {
 		const model = modelRefOf(this.pier.runtime);
 		return {
 			session: this.summary(),
-			rows: this.transformed.apply(
-				this.renderedEntries.apply(this.rendered.apply(rowsOf(this.session.sessionManager.getBranch()))),
-			),
+			rows: this.drawn.apply(this.rendered.apply(rowsOf(this.session.sessionManager.getBranch()))),
 			ui: this.ui.view(),
 			commands: this.commands(),
 			usage: this.usage(),
