@@ -1,7 +1,7 @@
 /**
  * A native plugin's markdown transformer and message renderer in pier's terminal (pi's interactive mode, in tmux):
  * the demo model's answer shows upper-cased by the C plugin's `shout`, and a `native-note` custom message and a
- * `native-entry` custom entry show the lines their renderers drew. `pier run` prints the answer as pi's print mode does: plain, untransformed.
+ * `native-entry` custom entry show the lines their renderers drew, also when the session is resumed. `pier run` prints the answer as pi's print mode does: plain, untransformed.
  */
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
@@ -32,6 +32,14 @@ test("pier's terminal shows the transformed answer and the natively drawn messag
 	await waitForScreen(name, /\[native-note\] drawn by a C plugin\s*\n\s*input of \d+ bytes/);
 	type(name, "/entry");
 	await waitForScreen(name, /\[native-entry\] drawn by a C plugin\s*\n\s*input of \d+ bytes/);
+	type(name, "/quit");
+	// Resumed, the history's answer is drawn transformed too (fetched before pi draws it).
+	const resumed = startPier(t, dir.path, plugin, dir.path, {
+		args: ["-e", join(dir.path, "note.ts"), "-c"],
+		quiet: true,
+	});
+	await waitForScreen(resumed, /TO USE A REAL MODEL/);
+	await waitForScreen(resumed, /\[native-note\] drawn by a C plugin/);
 });
 
 test("pier run prints the answer as plain text, as pi's print mode does (no transformer runs)", async () => {

@@ -7,8 +7,9 @@
  * pi's terminal asks synchronously: the bridge registers one pi transformer that answers from the cache and asks
  * for what it lacks. pi draws a finished message right after the message's `message_start` (user) or `message_end`
  * (assistant) reaches extensions, so the bridge fetches those texts in those hooks (waiting up to PREFETCH_WAIT_MS),
- * and the drawing finds them. A text drawn without that (a resumed session's history, a slow transformer) shows as it
- * is and is fetched for its next drawing.
+ * and the drawing finds them; a resumed session's last HISTORY_MESSAGES messages are fetched in `session_start`, which
+ * pi awaits before drawing them. A text drawn without that (older history, a slow transformer) shows as it is and is
+ * fetched for its next drawing (pi-tui keeps a drawn markdown's lines until its text or width changes).
  */
 import type { ExtensionAPI, ExtensionContext, MarkdownTransformer } from "@earendil-works/pi-coding-agent";
 import type { ExtensionHost } from "../host/host.js";
@@ -27,6 +28,9 @@ export interface MarkdownContext {
 
 /** How long pi's terminal waits for a finished message's transforms before drawing it as it is. */
 export const PREFETCH_WAIT_MS = 3_000;
+
+/** How many of a resumed session's latest messages pi's terminal fetches before drawing them. */
+export const HISTORY_MESSAGES = 50;
 
 /** Answers kept per host; past this the oldest go. */
 const CACHE_LIMIT = 2_000;
@@ -174,11 +178,11 @@ export function registerMarkdownTransformers(
 	bridgeTransformers.add(transformer);
 	pi.registerMarkdownTransformer(transformer, { messageTypes: [...transforms.messageTypes] });
 	// Only pi's terminal draws markdown as the message arrives; elsewhere the hooks cost nothing.
-	const fetch = async (message: unknown, ctx: ExtensionContext) => {
+	const fetch = async (messages: unknown[], ctx: ExtensionContext) => {
 		if (ctx.mode !== "tui") return;
 		const context = snapshot();
 		const all = Promise.all(
-			markdownOf(message).map(([text, messageType]) => transforms.transform(text, { messageType }, context)),
+			messages.flatMap(markdownOf).map(([text, messageType]) => transforms.transform(text, { messageType }, context)),
 		);
 		// A slow transformer must not hold the run: past the wait pi draws the text as it is.
 		let timer: NodeJS.Timeout | undefined;
@@ -188,6 +192,16 @@ export function registerMarkdownTransformers(
 		await Promise.race([all, waited]).finally(() => clearTimeout(timer));
 	};
 	const roleOf = (message: unknown) => (isRecord(message) ? message.role : undefined);
-	pi.on("message_start", (event, ctx) => (roleOf(event.message) === "user" ? fetch(event.message, ctx) : undefined));
-	pi.on("message_end", (event, ctx) => (roleOf(event.message) === "assistant" ? fetch(event.message, ctx) : undefined));
+	pi.on("message_start", (event, ctx) => (roleOf(event.message) === "user" ? fetch([event.message], ctx) : undefined));
+	pi.on("message_end", (event, ctx) =>
+		roleOf(event.message) === "assistant" ? fetch([event.message], ctx) : undefined,
+	);
+	// pi draws a resumed session's messages right after session_start reaches extensions: its latest ones first.
+	pi.on("session_start", (_event, ctx) => {
+		const messages = ctx.sessionManager
+			.getBranch()
+			.flatMap((entry) => (entry.type === "message" ? [entry.message] : []))
+			.slice(-HISTORY_MESSAGES);
+		return messages.length > 0 ? fetch(messages, ctx) : undefined;
+	});
 }
