@@ -257,6 +257,22 @@ class Guest {
 					ctx,
 				);
 			}
+			case "render_entry": {
+				const { entryType, entry, expanded } = invocation.request;
+				return registered(registry.entryRenderers, "entry renderer", entryType)(
+					entry,
+					{ expanded: expanded === true },
+					ctx,
+				);
+			}
+			case "transform_markdown": {
+				if (!registry.markdownTransformer) {
+					throw new InvocationFailure("unsupported_request", "this extension registered no markdown transformer");
+				}
+				const { markdown, ...context } = invocation.request;
+				const out = registry.markdownTransformer(markdown, context, ctx);
+				return typeof out?.then === "function" ? out.then((value) => ({ markdown: value })) : { markdown: out };
+			}
 			default:
 				throw new InvocationFailure(
 					"unsupported_request",
@@ -317,6 +333,13 @@ class Guest {
 			runtimeRequest: (request, options = {}) =>
 				this.requests.send(request, options.signal ? { signal: options.signal } : {}),
 			contextSnapshot: snapshot,
+			// pi's entry renderers and markdown transformer in protocol form (the native plugin host's); not on pi's
+			// method names, which stay the "not available" ones process extensions see.
+			hostRenderers: Object.freeze({
+				registerEntryRenderer: (entryType, render) => registry.registerEntryRenderer(entryType, render),
+				registerMarkdownTransformer: (transform, messageTypes) =>
+					registry.registerMarkdownTransformer(transform, messageTypes),
+			}),
 			// pi.* calls find their invocation through the scope, so a cancel reaches them too.
 			...sessionActions((action) => this.requests.action(action)),
 		};

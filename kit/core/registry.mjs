@@ -67,6 +67,10 @@ export class Registry {
 		this.providers = new Map();
 		this.overlays = new Map();
 		this.renderers = new Map();
+		/** pier addition, for runtimes built on the kit (the native plugin host): entry renderers by type. */
+		this.entryRenderers = new Map();
+		/** pier addition: the one markdown transformer, `(markdown, context) => string`. */
+		this.markdownTransformer = undefined;
 	}
 
 	/** Registrations exist only while the host collects them: between its `load` request and our answer. */
@@ -275,6 +279,29 @@ export class Registry {
 		if (this.renderers.has(messageType)) throw new Error(`duplicate message renderer ${messageType}`);
 		this.send({ kind: "message_renderer", renderer: { messageType } });
 		this.renderers.set(messageType, render);
+	}
+
+	/** pier addition (runtimes built on the kit): how the host draws custom entries of `entryType` (`render_entry`). */
+	registerEntryRenderer(entryType, render) {
+		if (!this.guest.rendersMessages)
+			throw new Error(`entry renderers are unavailable in the ${this.guest.runtime} runtime`);
+		this.assertLoading("entry renderer", "message_renderers");
+		if (typeof render !== "function") throw new TypeError("registerEntryRenderer requires a render function");
+		if (this.entryRenderers.has(entryType)) throw new Error(`duplicate entry renderer ${entryType}`);
+		this.send({ kind: "entry_renderer", renderer: { entryType } });
+		this.entryRenderers.set(entryType, render);
+	}
+
+	/** pier addition (runtimes built on the kit): the extension's markdown transformer and its surfaces. */
+	registerMarkdownTransformer(transform, messageTypes) {
+		if (!this.guest.rendersMessages) {
+			throw new Error(`markdown transformers are unavailable in the ${this.guest.runtime} runtime`);
+		}
+		this.assertLoading("markdown transformer", "message_renderers");
+		if (typeof transform !== "function") throw new TypeError("registerMarkdownTransformer requires a function");
+		if (this.markdownTransformer) throw new Error("an extension registers at most one markdown transformer");
+		this.send({ kind: "markdown_transformer", transformer: { messageTypes: [...messageTypes] } });
+		this.markdownTransformer = transform;
 	}
 
 	flagDefault(name) {

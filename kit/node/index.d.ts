@@ -739,6 +739,31 @@ export interface ExtensionAPI extends SessionActions {
 			| { kind: "action"; action: Record<string, unknown> },
 		options?: { signal?: AbortSignal },
 	): Promise<unknown>;
+	/**
+	 * pier addition, for runtimes built on the kit (the native plugin host): an entry renderer (`render_entry`,
+	 * answered like `render_message`) and the extension's one markdown transformer (`transform_markdown`; its
+	 * answer is the markdown). Both need `message_renderers`.
+	 */
+	readonly hostRenderers: {
+		registerEntryRenderer(
+			entryType: string,
+			render: (entry: unknown, options: { expanded: boolean }, ctx: ExtensionContext) => unknown,
+		): void;
+		registerMarkdownTransformer(
+			transform: (
+				markdown: string,
+				context: {
+					messageType: string;
+					isStreaming?: boolean;
+					availableWidth?: number;
+					messageId?: string;
+					timestamp?: string;
+				},
+				ctx: ExtensionContext,
+			) => string | Promise<string>,
+			messageTypes: readonly string[],
+		): void;
+	};
 	/** pier addition: the current invocation's context snapshot, else the latest seen (docs/protocol-v1.md §6). */
 	contextSnapshot(): Record<string, unknown> | undefined;
 	/** The value in the current invocation's snapshot `flagValues`, else the registered default. */

@@ -12,6 +12,7 @@ import { sessionCommands } from "./chamber-commands.js";
 import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
 import { watchPersistence } from "./persistence-watch.js";
 import { PiExtensionMetrics } from "./pi-metrics.js";
+import { TransformedRows, MarkdownTransforms } from "./tui/markdown-transforms.js";
 import { SessionActions } from "./session-actions.js";
 import { RowDrawings } from "./tui/row-drawings.js";
 import { surfacesFromBranch } from "./ui/branch-surfaces.js";
@@ -54,6 +55,8 @@ export class LiveSession {
 	private readonly mounts: AppMounts;
 	/** Rows an extension's renderer draws (pi's components, on the daemon). */
 	readonly drawings: RowDrawings;
+	/** Markdown rows through pi's markdown transformers, republished when their text changes. */
+	private readonly transformed: TransformedRows;
 	private readonly agentEvents = new AgentEventProjection({
 		publish: (event, payload) => this.publish(event, payload),
 		publishUsage: () => this.publishUsage(),
@@ -87,7 +90,16 @@ export class LiveSession {
 			session: () => this.session,
 			host: pier.extensionHost,
 			changed: (ids) => this.publish("transcript.drawn", { ids }),
+			transformers: () => this.session.extensionRunner.getMarkdownTransformers(),
 		});
+		this.transformed = new TransformedRows(
+			new MarkdownTransforms({
+				host: pier.extensionHost,
+				session: () => this.session,
+				report: (message, source) => this.reportError(message, source),
+			}),
+			(row) => this.publish("transcript.row", { row: this.drawings.mark(row) }),
+		);
 		const live = this;
 		this.actions = new SessionActions({
 			get id() {
@@ -257,6 +269,7 @@ export class LiveSession {
 			const draftId = row.kind === "assistant" ? this.agentEvents.takeDraft() : undefined;
 			this.publish("transcript.row", { row: this.drawings.mark(row), ...(draftId ? { draftId } : {}) });
 			this.drawings.entryWritten(entry);
+			this.transformed.observe(row);
 			// The list labels a session by its first message: it learns it now, not when the first run ends.
 			if (row.kind === "user" && !this.firstMessageListed) {
 				this.firstMessageListed = true;
@@ -352,7 +365,7 @@ export class LiveSession {
 		const model = modelRefOf(this.pier.runtime);
 		return {
 			session: this.summary(),
-			rows: this.drawings.markAll(rowsOf(this.session.sessionManager.getBranch())),
+			rows: this.drawings.markAll(this.transformed.apply(rowsOf(this.session.sessionManager.getBranch()))),
 			ui: this.ui.view(),
 			commands: this.commands(),
 			usage: this.usage(),

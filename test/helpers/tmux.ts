@@ -33,20 +33,21 @@ export async function waitForScreenWithout(target: string, pattern: RegExp, time
 
 /**
  * `pier -e <extension>` in a detached tmux session (120×40 unless `width`) with a clean pi agent dir; returns the
- * session name. `quiet` sends pier's stderr nowhere, for a screen that must show only pi's terminal.
+ * session name. `quiet` sends pier's stderr nowhere, for a screen that must show only pi's terminal; `args` follow
+ * the extension on pier's command line (more `-e`s).
  */
 export function startPier(
 	t: TestContext,
 	agentDir: string,
 	extension: string,
 	cwd = agentDir,
-	options: { width?: number; quiet?: boolean } = {},
+	options: { width?: number; quiet?: boolean; args?: readonly string[] } = {},
 ): string {
 	const name = `pier-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 	const exports = Object.entries(cleanEnv(agentDir, { TERM: "xterm-256color" }))
 		.map(([k, v]) => `${k}=${JSON.stringify(v)}`)
 		.join(" ");
-	const command = `cd ${JSON.stringify(cwd)} && env -i ${exports} ${JSON.stringify(process.execPath)} ${JSON.stringify(PIER_BIN)} -e ${JSON.stringify(extension)}${options.quiet ? " 2>/dev/null" : ""}`;
+	const command = `cd ${JSON.stringify(cwd)} && env -i ${exports} ${JSON.stringify(process.execPath)} ${JSON.stringify(PIER_BIN)} -e ${JSON.stringify(extension)}${(options.args ?? []).map((a) => ` ${JSON.stringify(a)}`).join("")}${options.quiet ? " 2>/dev/null" : ""}`;
 	tmux("new-session", "-d", "-s", name, "-x", String(options.width ?? 120), "-y", "40", command);
 	t.after(() => {
 		try {

@@ -25,6 +25,7 @@ import {
 	type RenderedLines,
 	renderMessage,
 } from "../../extensions/bridge/message-renderers.js";
+import { renderEntry } from "../../extensions/bridge/entry-renderers.js";
 import { type StyleTheme, styleForTerminal } from "../../extensions/bridge/terminal-style.js";
 import type { ExtensionHost } from "../../extensions/host/host.js";
 import { entryRendererOwner, messageRendererOwner, toolRendererOwner } from "../../pi-seams/renderer-owners.js";
@@ -46,13 +47,13 @@ export type DrawTarget =
 			kind: "protocol";
 			owner: string;
 			ask(expanded: boolean): Promise<RenderedLines | undefined>;
-			build(lines: RenderedLines | undefined): Expandable;
+			build(lines: RenderedLines | undefined): Expandable | Promise<Expandable>;
 	  };
 
 export interface TargetContext {
 	session: AgentSession;
 	host: ExtensionHost;
-	/** Markdown transformers for drawn messages: none yet (the markdown-transformer work passes pi's here). */
+	/** pi's markdown transformers, for the markdown inside drawn messages (pi's runner's, as its terminal uses). */
 	transformers?: MarkdownTransformer[];
 }
 
@@ -89,6 +90,12 @@ function customMessageOf(entry: SessionEntry): (RenderableMessage & { role: "cus
 	return undefined;
 }
 
+/** A protocol extension's lines as the component its renderer would have returned, styled by pi's theme. */
+function linesComponent(lines: RenderedLines, theme: unknown): Component {
+	const styled = lines.map((line) => line.map((s) => styleForTerminal(theme as StyleTheme, s.style, s.text)).join(""));
+	return { render: (w: number) => styled.map((l) => truncateToWidth(l, w)), invalidate() {} };
+}
+
 function messageTarget(entry: SessionEntry, cx: TargetContext): DrawTarget | undefined {
 	const message = customMessageOf(entry);
 	if (!message?.display) return undefined;
@@ -110,17 +117,7 @@ function messageTarget(entry: SessionEntry, cx: TargetContext): DrawTarget | und
 			kind: "protocol",
 			owner: protocol.id,
 			ask: (expanded) => renderMessage(cx.host, message, { expanded }),
-			build: (lines) =>
-				component(
-					lines
-						? (_m, _o, theme) => {
-								const styled = lines.map((line) =>
-									line.map((s) => styleForTerminal(theme as unknown as StyleTheme, s.style, s.text)).join(""),
-								);
-								return { render: (w: number) => styled.map((l) => truncateToWidth(l, w)), invalidate() {} };
-							}
-						: undefined,
-				),
+			build: (lines) => component(lines ? (_m, _o, theme) => linesComponent(lines, theme) : undefined),
 		};
 	const runner = cx.session.extensionRunner;
 	const renderer = runner.getMessageRenderer(message.customType);
@@ -131,6 +128,27 @@ function messageTarget(entry: SessionEntry, cx: TargetContext): DrawTarget | und
 
 function entryTarget(entry: SessionEntry, cx: TargetContext): DrawTarget | undefined {
 	if (entry.type !== "custom") return undefined;
+	const pad = outputPad(cx.session);
+	// A protocol or native extension's entry renderer answers over the wire first (pi's runner holds the bridge's
+	// stand-in for it, which would draw its placeholder).
+	const protocol = cx.host.registry.entryRenderers.get(entry.customType)?.instance;
+	if (protocol)
+		return {
+			kind: "protocol",
+			owner: protocol.id,
+			ask: (expanded) =>
+				renderEntry(
+					cx.host,
+					{ customType: entry.customType, data: entry.data, id: entry.id, timestamp: entry.timestamp },
+					{ expanded },
+				),
+			build: (lines) =>
+				customEntryComponent(
+					entry,
+					((_e, _o, theme) => (lines ? linesComponent(lines, theme) : undefined)) as EntryRenderer,
+					pad,
+				),
+		};
 	const runner = cx.session.extensionRunner;
 	const renderer = runner.getEntryRenderer(entry.customType);
 	if (!renderer) return undefined;
@@ -139,11 +157,7 @@ function entryTarget(entry: SessionEntry, cx: TargetContext): DrawTarget | undef
 		kind: "component",
 		owner,
 		build: async (caught) => {
-			const component = await customEntryComponent(
-				entry,
-				caughtBy(renderer as EntryRenderer, caught),
-				outputPad(cx.session),
-			);
+			const component = await customEntryComponent(entry, caughtBy(renderer as EntryRenderer, caught), pad);
 			// pi's terminal leaves out an entry its renderer draws as nothing.
 			return component.hasContent() ? component : undefined;
 		},
@@ -242,5 +256,9 @@ export function entryIsDrawn(entry: SessionEntry, cx: TargetContext): boolean {
 			(cx.host.registry.messageRenderers.has(message.customType) ||
 				cx.session.extensionRunner.getMessageRenderer(message.customType) !== undefined)
 		);
-	return entry.type === "custom" && cx.session.extensionRunner.getEntryRenderer(entry.customType) !== undefined;
+	return (
+		entry.type === "custom" &&
+		(cx.host.registry.entryRenderers.has(entry.customType) ||
+			cx.session.extensionRunner.getEntryRenderer(entry.customType) !== undefined)
+	);
 }

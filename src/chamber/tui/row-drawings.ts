@@ -175,7 +175,7 @@ export class RowDrawings {
 		if (answer instanceof Promise) return { pending: true };
 		if ("error" in answer) return { error: `its renderer failed: ${answer.error}`, extension };
 		try {
-			const component = target.build(answer.lines);
+			const component = await target.build(answer.lines);
 			component.setExpanded(expanded);
 			return { lines: await drawComponent(component, width) };
 		} catch (error) {

@@ -16,6 +16,8 @@ import { eventForExtensions } from "./event-data.js";
 import { bridgeProviderHeaders } from "./headers.js";
 import { type Denial, type GrantLookup, gateFor, isSandboxed, type ToolOwnerLookup } from "./grant-gate.js";
 import { type Gate, toPiHookResult } from "./hook-results.js";
+import { registerEntryRenderers } from "./entry-renderers.js";
+import { registerMarkdownTransformers } from "./markdown-transformers.js";
 import { registerMessageRenderers } from "./message-renderers.js";
 import { OverlayController } from "./overlays.js";
 import { registerProviderMetadata } from "./provider-metadata.js";
@@ -124,14 +126,17 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 			...(options.requestedModel ? { requestedModel: options.requestedModel } : {}),
 			snapshot: liveSnapshot,
 		});
-		registerMessageRenderers(pi, host, liveSnapshot, () => {
+		const repaint = () => {
 			try {
 				// pi's terminal renders after any status change; clearing a key never set shows nothing else.
 				if (live?.hasUI) live.ui.setStatus("pier.message-renderer", undefined);
 			} catch {
 				// a replaced session's context refuses use: its terminal is gone anyway
 			}
-		});
+		};
+		registerMessageRenderers(pi, host, liveSnapshot, repaint);
+		registerEntryRenderers(pi, host, liveSnapshot, repaint);
+		registerMarkdownTransformers(pi, host, liveSnapshot, () => live, repaint);
 		registerProviderMetadata(pi, host);
 		bridgeProviderHeaders(pi, host, (instance, ctx) =>
 			answerGate(host, instance, "before_provider_headers", ownerOf, grants, () => context(ctx)),

@@ -5,6 +5,7 @@
  * only when a whole reload candidate succeeded.
  */
 import type { Mode } from "../protocol/frames.js";
+import type { MarkdownMessageType } from "../protocol/registrations.js";
 import { ExtensionError } from "./errors.js";
 import type { ExtensionInstance, ExtensionSpec, InvokeOptions, Phase, RuntimeHost } from "./instance.js";
 import { ExtensionMetrics } from "./metrics.js";
@@ -50,6 +51,7 @@ type ItemKind =
 	| "flag"
 	| "shortcut"
 	| "message renderer"
+	| "entry renderer"
 	| "provider"
 	| "provider metadata"
 	| "overlay";
@@ -67,6 +69,9 @@ export interface Registry {
 	flags: Map<string, Registered<Descriptor<"flags">>>;
 	shortcuts: Map<string, Registered<Descriptor<"shortcuts">>>;
 	messageRenderers: Map<string, Registered<string>>;
+	entryRenderers: Map<string, Registered<string>>;
+	/** Every extension with a markdown transformer, in load order, with the surfaces it registered for. */
+	markdownTransformers: Array<{ instance: ExtensionInstance; messageTypes: ReadonlySet<MarkdownMessageType> }>;
 	providers: Map<string, Registered<Descriptor<"providers">>>;
 	providerMetadata: Map<string, Registered<Descriptor<"providerMetadata">>>;
 	overlays: Map<string, Registered<Descriptor<"overlays">>>;
@@ -81,6 +86,8 @@ function buildRegistry(instances: readonly ExtensionInstance[]): { registry: Reg
 		flags: new Map(),
 		shortcuts: new Map(),
 		messageRenderers: new Map(),
+		entryRenderers: new Map(),
+		markdownTransformers: [],
 		providers: new Map(),
 		providerMetadata: new Map(),
 		overlays: new Map(),
@@ -110,6 +117,9 @@ function buildRegistry(instances: readonly ExtensionInstance[]): { registry: Reg
 		for (const d of r.flags) add(registry.flags, "flag", d.name, instance, d);
 		for (const d of r.shortcuts) add(registry.shortcuts, "shortcut", d.key, instance, d);
 		for (const d of r.messageRenderers) add(registry.messageRenderers, "message renderer", d, instance, d);
+		for (const d of r.entryRenderers) add(registry.entryRenderers, "entry renderer", d, instance, d);
+		if (r.markdownTransformer)
+			registry.markdownTransformers.push({ instance, messageTypes: new Set(r.markdownTransformer) });
 		for (const d of r.providers) add(registry.providers, "provider", d.id, instance, d);
 		for (const d of r.providerMetadata) add(registry.providerMetadata, "provider metadata", d.id, instance, d);
 		for (const d of r.overlays) add(registry.overlays, "overlay", d.id, instance, d);

@@ -5,6 +5,7 @@
  */
 import { identifierProblem, textProblem } from "../manifest.js";
 import type { Capability, PermissionSet } from "../protocol/capabilities.js";
+import type { MarkdownMessageType } from "../protocol/registrations.js";
 import {
 	type CommandDescriptor,
 	REGISTRATION_CAPABILITY,
@@ -26,6 +27,10 @@ export interface Registrations {
 	tools: ToolDescriptor[];
 	hooks: string[];
 	messageRenderers: string[];
+	/** pier addition: custom entry types the extension draws (`render_entry`). */
+	entryRenderers: string[];
+	/** pier addition: the surfaces of its markdown transformer (at most one, as in pi). */
+	markdownTransformer?: MarkdownMessageType[];
 	providerMetadata: Extract<Registration, { kind: "provider_metadata" }>["provider"][];
 	providers: Extract<Registration, { kind: "provider" }>["provider"][];
 	shortcuts: Extract<Registration, { kind: "shortcut" }>["shortcut"][];
@@ -39,6 +44,7 @@ export function emptyRegistrations(): Registrations {
 		tools: [],
 		hooks: [],
 		messageRenderers: [],
+		entryRenderers: [],
 		providerMetadata: [],
 		providers: [],
 		shortcuts: [],
@@ -119,6 +125,16 @@ export class RegistrationBuilder {
 				check(identifierProblem(registration.renderer.messageType), "message renderer type");
 				this.unique("message renderer", registration.renderer.messageType);
 				r.messageRenderers.push(registration.renderer.messageType);
+				return;
+			case "entry_renderer":
+				check(identifierProblem(registration.renderer.entryType), "entry renderer type");
+				this.unique("entry renderer", registration.renderer.entryType);
+				r.entryRenderers.push(registration.renderer.entryType);
+				return;
+			case "markdown_transformer":
+				if (r.markdownTransformer)
+					throw new RegistrationError("an extension registers at most one markdown transformer");
+				r.markdownTransformer = [...new Set(registration.transformer.messageTypes)];
 				return;
 			case "provider_metadata":
 				check(identifierProblem(registration.provider.id), "provider id");

@@ -1,7 +1,7 @@
 /** Protocol v1 host requests: load, initialize, and the invocations (host → extension) with their context. */
 import { type Static, Type } from "typebox";
-import { CommandDescriptor } from "./registrations.js";
-import { closed, Json, Opt, tagged, ThinkingLevel } from "./schema-kit.js";
+import { CommandDescriptor, MARKDOWN_MESSAGE_TYPES } from "./registrations.js";
+import { closed, Json, literals, Opt, tagged, ThinkingLevel } from "./schema-kit.js";
 
 export const ExtensionEvent = closed({ name: Type.String(), data: Opt(Json) });
 
@@ -22,6 +22,21 @@ export const Invocation = Type.Union([
 	}),
 	tagged("kind", "render_message", {
 		request: closed({ messageType: Type.String(), message: Json, expanded: Opt(Type.Boolean()) }),
+	}),
+	/** pier addition: a custom entry of a registered `entry_renderer` type; answered like `render_message`. */
+	tagged("kind", "render_entry", {
+		request: closed({ entryType: Type.String(), entry: Json, expanded: Opt(Type.Boolean()) }),
+	}),
+	/** pier addition: markdown of one surface through the extension's transformer; answered `{"markdown": …}`. */
+	tagged("kind", "transform_markdown", {
+		request: closed({
+			markdown: Type.String(),
+			messageType: literals([...MARKDOWN_MESSAGE_TYPES]),
+			isStreaming: Opt(Type.Boolean()),
+			availableWidth: Opt(Type.Integer({ minimum: 1 })),
+			messageId: Opt(Type.String()),
+			timestamp: Opt(Type.String()),
+		}),
 	}),
 	tagged("kind", "shortcut", { key: Type.String() }),
 	tagged("kind", "overlay_render", { id: Type.String() }),

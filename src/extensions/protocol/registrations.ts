@@ -36,6 +36,17 @@ export const ProviderModel = closed({
 });
 export type ProviderModel = Static<typeof ProviderModel>;
 
+/** pi's markdown surfaces (MarkdownMessageType); a transformer registered without them gets pi's default three. */
+export const MARKDOWN_MESSAGE_TYPES = [
+	"user",
+	"assistant",
+	"assistant-thinking",
+	"custom",
+	"summary",
+	"changelog",
+] as const;
+export type MarkdownMessageType = (typeof MARKDOWN_MESSAGE_TYPES)[number];
+
 export const OverlayInputDeclaration = closed({ placeholder: Opt(Type.String()), multiline: Opt(Type.Boolean()) });
 
 export const Registration = Type.Union([
@@ -43,6 +54,12 @@ export const Registration = Type.Union([
 	tagged("kind", "tool", { tool: ToolDescriptor }),
 	tagged("kind", "event_hook", { hook: closed({ event: Type.String() }) }),
 	tagged("kind", "message_renderer", { renderer: closed({ messageType: Type.String() }) }),
+	/** pier addition: pi's `registerEntryRenderer` (custom session entries of `entryType`; `render_entry`). */
+	tagged("kind", "entry_renderer", { renderer: closed({ entryType: Type.String() }) }),
+	/** pier addition: pi's `registerMarkdownTransformer`, one per extension (`transform_markdown`). */
+	tagged("kind", "markdown_transformer", {
+		transformer: closed({ messageTypes: Type.Array(literals([...MARKDOWN_MESSAGE_TYPES]), { minItems: 1 }) }),
+	}),
 	tagged("kind", "provider_metadata", {
 		provider: closed({
 			id: Type.String(),
@@ -87,6 +104,8 @@ export const REGISTRATION_CAPABILITY: Readonly<Record<RegistrationKind, Capabili
 	tool: "tools",
 	event_hook: "event_hooks",
 	message_renderer: "message_renderers",
+	entry_renderer: "message_renderers",
+	markdown_transformer: "message_renderers",
 	provider_metadata: "provider_metadata",
 	provider: "provider",
 	shortcut: "commands",

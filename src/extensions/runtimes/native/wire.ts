@@ -1,13 +1,15 @@
 /**
  * A loaded plugin's registrations as the kit's: tools, commands, shortcuts, flags and one `pi.on` per pier
  * hook any of its handlers needs (events.ts), resources_discover and before_agent_start folded into those
- * hooks' answers. Renderers and markdown transformers have no protocol surface: they are listed on stderr.
+ * hooks' answers; renderers and markdown transformers as render invocations (renderers.ts). OAuth providers have
+ * no surface: they are listed on stderr.
  */
 import type * as Kit from "../../../../kit/node/index.mjs";
 import { dispatchHook, hooksOf } from "./events.js";
 import { discoverResources, runCommand, SystemPromptTransform } from "./handlers.js";
 import type { LoadedPlugin } from "./loader.js";
 import { registerProviders } from "./providers.js";
+import { registerRenderers } from "./renderers.js";
 import { runTool } from "./tools.js";
 
 export interface WireOptions {
@@ -96,12 +98,8 @@ export function wirePlugin(pi: Kit.ExtensionAPI, plugin: LoadedPlugin, options: 
 		pi.registerFlag(flag.name, { type: "boolean", description: flag.description });
 	}
 	registerProviders(pi, registry, { ...options, seen });
-	const unsurfaced = [
-		...registry.messageRenderers.map((r) => `message renderer "${r.name}"`),
-		...registry.entryRenderers.map((r) => `entry renderer "${r.name}"`),
-		...registry.markdownTransformers.map((r) => `markdown transformer "${r.name}"`),
-		...registry.oauth.map(() => "an OAuth provider"),
-	];
+	registerRenderers(pi, registry, { ...options, seen });
+	const unsurfaced = registry.oauth.map(() => "an OAuth provider");
 	if (unsurfaced.length > 0) log(`registered, not applied by pier (no surface yet): ${unsurfaced.join(", ")}`);
 
 	const platforms = registry.declaration.platforms;
