@@ -9,7 +9,7 @@ import { type Component, Key, matchesKey, Text } from "@earendil-works/pi-tui";
 import { plainText } from "../../src/chamber/tui/styled-text.js";
 import { type KeyLike, SCREEN_KEYS, terminalInput } from "../../src/chamber/tui/terminal-keys.js";
 import { CustomComponents, type CustomHooks } from "../../src/chamber/ui/custom-components.js";
-import { RenderPacer, type Timers, tuiFacade } from "../../src/chamber/ui/custom-tui.js";
+import { overlayHandleFacade, RenderPacer, type Timers, tuiFacade } from "../../src/chamber/ui/custom-tui.js";
 import { CUSTOM_LIMITS, type CustomEventPayloads } from "../../src/chamber/ui/custom-wire.js";
 import { SessionUi } from "../../src/chamber/ui/session-ui.js";
 
@@ -70,6 +70,9 @@ test("the tui facade: requestRender and the terminal's size; any other member th
 	assert.throws(() => tui.terminal.write, /tui\.terminal\.write is not available in the chamber/);
 	// Probes by promise adapters and inspectors stay harmless.
 	assert.equal(tui.then, undefined);
+	const handle = overlayHandleFacade() as Record<string, () => unknown>;
+	assert.equal(handle.isHidden?.(), false);
+	assert.throws(() => handle.setHidden?.(), /overlay handle's setHidden\(\) is not available in the chamber/);
 });
 
 /** A clock and timers the test turns by hand. */

@@ -14,7 +14,14 @@ import { agentDir } from "../../agent/paths.js";
 import { installTokenTheme, keybindingsFor } from "../../pi-seams/tui-render.js";
 import { drawComponent, snapWidth } from "../tui/draw.js";
 import type { StyledLine } from "../tui/styled-text.js";
-import { RenderPacer, realTimers, type TerminalSize, type Timers, tuiFacade } from "./custom-tui.js";
+import {
+	overlayHandleFacade,
+	RenderPacer,
+	realTimers,
+	type TerminalSize,
+	type Timers,
+	tuiFacade,
+} from "./custom-tui.js";
 import {
 	CUSTOM_LIMITS,
 	type CustomCloseReason,
@@ -171,6 +178,7 @@ export class CustomComponents {
 					if (timeout) timer = this.timers.setTimeout(() => entry.close("timeout"), timeout);
 					this.hooks.publish("extension.custom.open", { custom: view });
 					this.hooks.changed();
+					if (view.overlay) options?.onHandle?.(overlayHandleFacade() as never);
 				})
 				.catch((error) => {
 					if (closed) return;

@@ -102,3 +102,24 @@ export function tuiFacade(size: () => TerminalSize, requestRender: () => void): 
 		has: (target, name) => typeof name === "string" && Object.hasOwn(target, name),
 	});
 }
+
+/**
+ * What `options.onHandle` gets for an `overlay: true` component: the chamber's overlay is always shown and focused
+ * while open, so those questions have answers; hiding, moving focus away or measuring it have none.
+ */
+export function overlayHandleFacade(): object {
+	const known: Record<string, unknown> = {
+		isHidden: () => false,
+		isFocused: () => true,
+		focus: () => {},
+	};
+	return new Proxy(known, {
+		get(target, name) {
+			if (typeof name === "string" && Object.hasOwn(target, name)) return target[name];
+			if (typeof name === "symbol" || name === "then" || name === "toJSON") return undefined;
+			return () => {
+				throw new Error(`ctx.ui.custom: the overlay handle's ${String(name)}() is not available in the chamber`);
+			};
+		},
+	});
+}
