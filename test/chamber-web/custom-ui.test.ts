@@ -16,6 +16,7 @@ import { after, before, describe, test } from "node:test";
 import type { Page } from "playwright-core";
 import { type ChatRequest, chunk, localProvider } from "../helpers/openai-server.js";
 import { installedPiRoots } from "../../src/pi-seams/seam.js";
+import { seriousViolations } from "./axe.js";
 import { REPO_ROOT, tempDir } from "../helpers/pier-cli.js";
 import {
 	type BrowserRig,
@@ -157,6 +158,7 @@ describe("ctx.ui.custom in the chamber", { timeout: 240_000 }, () => {
 		await keys(page, "Enter");
 		await screenShows(page, (t) => count(t, "◯") === 1 && t.includes("Turn: X"), "O's first answer");
 		await shot(page, "custom-ui-desktop.png");
+		assert.deepEqual(await seriousViolations(page), [], "no serious accessibility findings with the component open");
 		await keys(page, "ArrowLeft", "Enter");
 		await screenShows(page, (t) => count(t, "◯") === 2 && t.includes("Turn: X"), "O's second answer");
 		await keys(page, "ArrowRight", "ArrowRight", "Enter");
@@ -320,6 +322,7 @@ describe("ctx.ui.custom in the chamber", { timeout: 240_000 }, () => {
 			assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `the screen fits the phone: ${JSON.stringify(box)}`);
 			await screenShows(page, (t) => count(t, "◯") >= 1 && t.includes("Turn: X"), "O's answer");
 			await shot(page, "custom-ui-phone.png");
+			assert.deepEqual(await seriousViolations(page), [], "nor on a phone");
 			await page.getByTestId("custom-key-Escape").click();
 			await page.getByTestId("custom").waitFor({ state: "detached" });
 		} finally {

@@ -152,7 +152,8 @@ function CustomPanel({ sessionId, custom }: { sessionId: string; custom: CustomV
 					<button
 						type="button"
 						key={k.name}
-						aria-label={k.name}
+						// A glyph (←, ⏎) is named by its key; a word (Tab, Esc) names itself.
+						aria-label={/^\w/.test(k.label) ? undefined : k.name}
 						data-testid={`custom-key-${k.name}`}
 						onClick={() => key(k.key)}
 					>
