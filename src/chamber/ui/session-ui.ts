@@ -15,11 +15,12 @@ import type {
 	UiState,
 	WidgetPlacement,
 } from "../wire.js";
-import { type AppSurface, type ComponentCard, type FormField, LIMITS, type NormalizedCard } from "./descriptors.js";
+import { type AppSurface, type ComponentCard, LIMITS, type NormalizedCard } from "./descriptors.js";
 import { capStatus, capWidgetLines, unwrapDescriptor } from "./text.js";
 import { cardRemoval, normalizeCard } from "./cards.js";
 import { normalizeApp } from "./apps.js";
-import { normalizeFormFields, validateFormAnswer } from "./forms.js";
+import { normalizeFormFields } from "./forms.js";
+import { checkAnswer } from "./dialog-answer.js";
 import { SESSION_UI_LIMITS, SessionUiLimits, UiLimitError } from "./ui-limits.js";
 import { ownerOf } from "./app-owner.js";
 import { ChamberOverlay } from "./overlays.js";
@@ -395,24 +396,5 @@ export class SessionUi {
 			getToolsExpanded: () => false,
 			setToolsExpanded: () => {},
 		} as ChamberUiContext;
-	}
-}
-
-/** Checks an answer against the request that was sent: its kind, and its content. */
-function checkAnswer(request: DialogRequest, answer: DialogAnswer): string | undefined {
-	switch (request.method) {
-		case "select":
-			if (!("value" in answer)) return "a select dialog is answered with {value}";
-			return request.options?.includes(answer.value) ? undefined : `"${answer.value}" is not one of the options`;
-		case "input":
-		case "editor":
-			return "value" in answer ? undefined : `an ${request.method} dialog is answered with {value}`;
-		case "confirm":
-			return "confirmed" in answer ? undefined : "a confirm dialog is answered with {confirmed}";
-		case "form": {
-			if (!("values" in answer)) return "a form is answered with {values}";
-			const checked = validateFormAnswer(request.fields as FormField[], answer.values);
-			return checked.ok ? undefined : checked.error;
-		}
 	}
 }
