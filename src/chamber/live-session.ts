@@ -18,7 +18,7 @@ import { RowDrawings } from "./tui/row-drawings.js";
 import { surfacesFromBranch } from "./ui/branch-surfaces.js";
 import { DIALOG_ENTRY, ERROR_ENTRY, entryFacts, rowOf, rowsOf, summaryOf, withTokensAfter } from "./transcript.js";
 import { AppMounts } from "./ui/app-mounts.js";
-import { withOwner } from "./ui/app-owner.js";
+import { callerExtension, withOwner } from "./ui/app-owner.js";
 import { stampMessageCards } from "./ui/card-owner.js";
 import { LIMITS } from "./ui/descriptors.js";
 import { type DialogEnd, SessionUi } from "./ui/session-ui.js";
@@ -84,7 +84,10 @@ export class LiveSession {
 		const id = pier.runtime.session.sessionId;
 		this.channel =
 			options.channel?.sessionId === id ? options.channel : new EventChannel(id, options.replay, RUN_SEQUENCE_BASE);
-		this.ui = new SessionUi(this.publish, (ended) => this.dialogsChanged(ended));
+		this.ui = new SessionUi(this.publish, (ended) => this.dialogsChanged(ended), {
+			caller: () => this.callingExtension(),
+			reportError: (message, source) => this.reportError(message, source),
+		});
 		this.mounts = new AppMounts(pier.extensionHost);
 		this.drawings = new RowDrawings({
 			session: () => this.session,
@@ -189,6 +192,16 @@ export class LiveSession {
 		this.unsubscribe = session.subscribe((event) => this.onAgentEvent(event));
 	}
 
+	/** The in-process extension calling `ctx.ui` right now, by label: its file is on the call stack. */
+	private callingExtension(): string | undefined {
+		const limit = Error.stackTraceLimit;
+		Error.stackTraceLimit = 64;
+		const stack = new Error().stack ?? "";
+		Error.stackTraceLimit = limit;
+		const path = callerExtension(stack, this.session.extensionRunner.getExtensionPaths());
+		return path ? extensionLabel(path) : undefined;
+	}
+
 	/** The extension appending an entry or sending a message right now (app-mounts.ts). */
 	private mounter(): string | undefined {
 		return this.mounts.mounter(this.session.extensionRunner.getExtensionPaths());
@@ -199,6 +212,9 @@ export class LiveSession {
 		const runtime = this.pier.runtime;
 		await session.bindExtensions({
 			uiContext: this.ui.context(),
+			// The chamber shows ctx.ui.custom components as pi's terminal does: extensions that need it (`ctx.mode ===
+			// "tui"`, as qna and tic-tac-toe check) run here; what the page cannot show says so (ui/unavailable.ts).
+			mode: "tui",
 			commandContextActions: commandContextActions(runtime, () => this.piMetrics.reloaded()),
 			shutdownHandler: () => this.options.onShutdown?.(this),
 			onError: (e) => {

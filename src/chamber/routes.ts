@@ -262,6 +262,22 @@ export function piRoutes(chamber: Chamber): Hono {
 		return outcome.ok ? c.json({ ok: true }) : jsonError(c, outcome.status, outcome.code, outcome.message);
 	});
 
+	app.post("/sessions/:id/ui/custom/:customId/input", jsonBody(Bodies.customInput), async (c) => {
+		const live = chamber.liveSession(c.req.param("id"));
+		const outcome = live
+			? live.ui.customInput(c.req.param("customId"), c.req.valid("json"))
+			: ({ ok: false, status: 404, code: "not_found", message: "the session does not run" } as const);
+		return outcome.ok ? c.json({ ok: true }) : jsonError(c, outcome.status, outcome.code, outcome.message);
+	});
+
+	app.post("/sessions/:id/ui/custom/:customId/cancel", jsonBody(Bodies.empty), async (c) => {
+		const live = chamber.liveSession(c.req.param("id"));
+		const outcome = live
+			? live.ui.cancelCustom(c.req.param("customId"))
+			: ({ ok: false, status: 404, code: "not_found", message: "the session does not run" } as const);
+		return outcome.ok ? c.json({ ok: true }) : jsonError(c, outcome.status, outcome.code, outcome.message);
+	});
+
 	app.get("/models", async (c) => {
 		// A running session's own registry also holds what its extensions provide (bridge/providers.ts); a
 		// GET never starts one. Otherwise read fresh each time: models.json and auth.json may change.

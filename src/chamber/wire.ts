@@ -9,6 +9,10 @@ import { OVERLAY_KEY_ACTIONS, type OverlayKeyAction, type OverlayView } from "..
 import { MCP_EXPOSURES, type McpExposure } from "../agent/mcp/shapes.js";
 import type { ProjectMcpPreview } from "../extensions/trust-mcp-view.js";
 import type { AppSurface, FormField, NormalizedCard } from "./ui/descriptors.js";
+import { type CustomEventPayloads, CustomInputBody, type CustomView } from "./ui/custom-wire.js";
+
+export type { CustomCloseReason, CustomEventPayloads, CustomInput, CustomView } from "./ui/custom-wire.js";
+export { CUSTOM_LIMITS } from "./ui/custom-wire.js";
 
 export type {
 	McpExposure,
@@ -125,6 +129,8 @@ export const Bodies = {
 		),
 		Type.Object({ id: Type.String({ maxLength: 128 }), kind: Type.Literal("close") }, closed),
 	]),
+	/** Keys typed into an open `ctx.ui.custom` component, and/or the page's terminal size. */
+	customInput: CustomInputBody,
 	trust: Type.Object(
 		{
 			cwd: Type.String({ minLength: 1, maxLength: 4096 }),
@@ -300,6 +306,8 @@ export interface UiState {
 	dialogs: DialogRequest[];
 	/** The extension overlay on screen (protocol overlays: one at a time), with its own status line. */
 	overlay?: OpenOverlay;
+	/** `ctx.ui.custom` components open now, oldest first (the page shows the newest). */
+	customs?: CustomView[];
 	title?: string;
 	editorText?: string;
 }
@@ -403,7 +411,7 @@ export type DismissReason = "answered" | "timeout" | "cancelled" | "aborted" | "
 export type UnansweredReason = "timeout" | "cancelled" | "aborted";
 
 /** Every event name with its payload: the stream's single source of truth. */
-export interface EventPayloads {
+export interface EventPayloads extends CustomEventPayloads {
 	"session.snapshot": SessionView;
 	"session.state": { streaming: boolean };
 	"session.info": { session: SessionSummary };

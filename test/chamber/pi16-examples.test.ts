@@ -2,7 +2,7 @@
  * pi 1.6's in-process examples that use 1.x APIs run in the chamber: each loads in a real `pier serve` session
  * with no extension error, and each does there what it does in pi. `registerEntryRenderer` examples append their
  * entries (the chamber shows them as data until the issue "Extension UI in the browser" draws them);
- * `provider_stream_event` reaches debug-provider; `agent_settled` lets reload-runtime's tool end the run and reload; `ctx.ui.setTitle`, `setEditorComponent` and an `agent_settled` terminal notification cost nothing.
+ * `provider_stream_event` reaches debug-provider; `agent_settled` lets reload-runtime's tool end the run and reload; `ctx.ui.setTitle` and an `agent_settled` terminal notification cost nothing; `setEditorComponent` costs a notice that the chamber has no custom editor.
  */
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
@@ -89,7 +89,10 @@ describe("pi 1.6's 1.x examples in the chamber", () => {
 			(await api.call("POST", `/api/pi/sessions/${id}/command`, { command: "debug-provider", args: "on" })).status,
 			202,
 		);
-		await stream.waitFor((e) => e.event === "extension.notify", "the capture's notice");
+		await stream.waitFor(
+			(e) => e.event === "extension.notify" && /capture enabled/.test(String(e.payload.message)),
+			"the capture's notice",
+		);
 		assert.equal((await api.call("POST", `/api/pi/sessions/${id}/prompt`, { text: "hello" })).status, 202);
 		const row = await stream.waitFor(
 			(e) => e.event === "transcript.row" && (e.payload.row as Row).customType === "debug-provider-events",

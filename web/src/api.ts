@@ -4,6 +4,7 @@
  */
 import type {
 	Credential,
+	CustomInput,
 	CustomProviderResult,
 	DialogAnswer,
 	McpListView,
@@ -238,6 +239,11 @@ export const api = {
 	answerDialog: (id: string, requestId: string, answer: DialogAnswer) =>
 		request<{ ok: true }>("POST", `${session(id)}/dialogs/${enc(requestId)}`, answer),
 	overlayInput: (id: string, input: OverlayInput) => request<{ ok: true }>("POST", `${session(id)}/overlay`, input),
+	/** Keys for an open ctx.ui.custom component (terminal input), and/or the size of the page's terminal. */
+	customInput: (id: string, customId: string, input: CustomInput) =>
+		request<{ ok: true }>("POST", `${session(id)}/ui/custom/${enc(customId)}/input`, input),
+	cancelCustom: (id: string, customId: string) =>
+		request<{ ok: true }>("POST", `${session(id)}/ui/custom/${enc(customId)}/cancel`, {}),
 
 	/** With a session: also the models its extensions provide (pi's registry of that running session). */
 	models: (sessionId?: string) =>

@@ -253,6 +253,22 @@ export function applyEvent(state: SessionState, env: AnyEnvelope): SessionState 
 			if (p.draft !== undefined) next.overlayDraft = { text: p.draft, n: (state.overlayDraft?.n ?? 0) + 1 };
 			return next;
 		}
+		case "extension.custom.open": {
+			const { custom } = env.payload;
+			ui({ customs: upsert(view.ui.customs ?? [], custom, (c) => c.customId === custom.customId) });
+			return next;
+		}
+		case "extension.custom.frame": {
+			const { customId, columns, lines } = env.payload;
+			const customs = view.ui.customs?.map((c) => (c.customId === customId ? { ...c, columns, lines } : c));
+			if (customs) ui({ customs });
+			return next;
+		}
+		case "extension.custom.close": {
+			const customs = view.ui.customs?.filter((c) => c.customId !== env.payload.customId);
+			if (customs) ui({ customs });
+			return next;
+		}
 		// Transient or mirrored elsewhere: notify is a toast, an extension error also arrives as an `error` row.
 		case "extension.notify":
 		case "extension.error":

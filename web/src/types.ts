@@ -6,6 +6,8 @@ export type {
 	AttachedFile,
 	CommandTrigger,
 	CommandView,
+	CustomInput,
+	CustomView,
 	DialogAnswer,
 	DialogRequest,
 	EventEnvelope,

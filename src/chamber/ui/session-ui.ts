@@ -15,14 +15,18 @@ import type {
 	UiState,
 	WidgetPlacement,
 } from "../wire.js";
-import { type AppSurface, type ComponentCard, type FormField, LIMITS, type NormalizedCard } from "./descriptors.js";
+import { type AppSurface, type ComponentCard, LIMITS, type NormalizedCard } from "./descriptors.js";
 import { capStatus, capWidgetLines, unwrapDescriptor } from "./text.js";
 import { cardRemoval, normalizeCard } from "./cards.js";
 import { normalizeApp } from "./apps.js";
-import { normalizeFormFields, validateFormAnswer } from "./forms.js";
+import { normalizeFormFields } from "./forms.js";
+import { checkAnswer } from "./dialog-answer.js";
 import { SESSION_UI_LIMITS, SessionUiLimits, UiLimitError } from "./ui-limits.js";
 import { ownerOf } from "./app-owner.js";
 import { ChamberOverlay } from "./overlays.js";
+import { CustomComponents, type CustomOutcome } from "./custom-components.js";
+import type { CustomInput } from "./custom-wire.js";
+import { Unavailable } from "./unavailable.js";
 
 export type Publish = <E extends EventName>(event: E, payload: EventPayloads[E]) => void;
 
@@ -40,6 +44,12 @@ export interface DialogEnd {
 	reason: DismissReason;
 	/** Ended unanswered (timeout, cancel, abort) and within the rate of rows such dialogs may leave. */
 	leaveRow: boolean;
+}
+
+/** Who calls `ctx.ui` (for error rows and notices that name the extension), and where error rows go. */
+export interface UiCallers {
+	caller(): string | undefined;
+	reportError(message: string, source?: string): void;
 }
 
 /** `ctx.ui` as the chamber offers it: pi's interface plus PiChamber's `form`. */
@@ -69,6 +79,9 @@ export class SessionUi {
 	private readonly limits = new SessionUiLimits();
 	/** The open protocol overlay (bridge/overlays.ts finds its surface as `ctx.ui.overlay`). */
 	readonly overlay: ChamberOverlay;
+	/** `ctx.ui.custom` components on screen (custom-components.ts). */
+	readonly customs: CustomComponents;
+	private readonly unavailable: Unavailable;
 
 	/**
 	 * `onDialogs` hears every dialog that opens or ends (with how it ended), so the owner can keep the session
@@ -78,16 +91,25 @@ export class SessionUi {
 	constructor(
 		private readonly publish: Publish,
 		private readonly onDialogs: (ended?: DialogEnd) => void = () => {},
+		callers: UiCallers = { caller: () => undefined, reportError: () => {} },
 	) {
 		this.overlay = new ChamberOverlay(publish);
+		this.customs = new CustomComponents({
+			publish: (event, payload) => publish(event, payload as never),
+			caller: callers.caller,
+			reportError: callers.reportError,
+			changed: () => this.onDialogs(),
+		});
+		this.unavailable = new Unavailable((message) => this.context().notify(message, "warning"), callers.caller);
 	}
 
+	/** Dialogs and custom components waiting for the user. */
 	get hasPendingDialogs(): boolean {
-		return this.dialogs.size > 0;
+		return this.pendingDialogCount > 0;
 	}
 
 	get pendingDialogCount(): number {
-		return this.dialogs.size;
+		return this.dialogs.size + this.customs.count;
 	}
 
 	view(): UiState {
@@ -98,6 +120,7 @@ export class SessionUi {
 			apps: [...this.apps.values()],
 			dialogs: [...this.dialogs.values()].map((d) => d.request),
 			...(this.overlay.view ? { overlay: this.overlay.view } : {}),
+			...(this.customs.count > 0 ? { customs: this.customs.views() } : {}),
 			...(this.title !== undefined ? { title: this.title } : {}),
 			...(this.editorText ? { editorText: this.editorText } : {}),
 		};
@@ -203,7 +226,16 @@ export class SessionUi {
 	/** Ends every pending dialog (the session is closing); extensions see a cancellation. */
 	dismissAll(reason: DismissReason): void {
 		for (const pending of [...this.dialogs.values()]) pending.settle(undefined, reason);
+		this.customs.dismissAll();
 		this.overlay.end();
+	}
+
+	customInput(customId: string, input: CustomInput): CustomOutcome {
+		return this.customs.input(customId, input);
+	}
+
+	cancelCustom(customId: string): CustomOutcome {
+		return this.customs.cancel(customId);
 	}
 
 	// ---- ctx.ui ----------------------------------------------------------------------------------
@@ -290,7 +322,10 @@ export class SessionUi {
 					level: type === "warning" || type === "error" ? type : "info",
 				});
 			},
-			onTerminalInput: () => () => {},
+			onTerminalInput: () => {
+				this.unavailable.tell("onTerminalInput");
+				return () => {};
+			},
 			setStatus: (key, text) => {
 				const k = String(key).slice(0, LIMITS.keyChars);
 				if (text === undefined) {
@@ -311,7 +346,7 @@ export class SessionUi {
 			setWidget: (key: string, content: unknown, options?: { placement?: WidgetPlacement }) => {
 				const k = String(key).slice(0, LIMITS.keyChars);
 				// TUI component factories cannot cross to a browser; only line widgets can.
-				if (content !== undefined && !Array.isArray(content)) return;
+				if (content !== undefined && !Array.isArray(content)) return this.unavailable.tell("setWidget");
 				if (content === undefined) {
 					this.limits.admit("update", 0);
 					this.widgets.delete(k);
@@ -327,49 +362,39 @@ export class SessionUi {
 				this.widgets.set(k, widget);
 				this.publish("extension.widget", { key: k, ...widget });
 			},
-			setFooter: () => {},
-			setHeader: () => {},
+			setFooter: (factory) => {
+				if (factory !== undefined) this.unavailable.tell("setFooter");
+			},
+			setHeader: (factory) => {
+				if (factory !== undefined) this.unavailable.tell("setHeader");
+			},
 			setTitle: (title) => {
 				const capped = String(title).slice(0, LIMITS.titleChars);
 				this.limits.admit("update", capped.length);
 				this.title = capped;
 				this.publish("extension.title", { title: this.title });
 			},
-			custom: async () => undefined as never,
+			custom: (factory, options) => this.customs.show(factory, options),
 			overlay: this.overlay.surface,
 			pasteToEditor: (text) => setEditorText(this.editorText + text),
 			setEditorText,
 			getEditorText: () => this.editorText,
 			addAutocompleteProvider: () => {},
-			setEditorComponent: () => {},
+			setEditorComponent: (factory) => {
+				if (factory !== undefined) this.unavailable.tell("setEditorComponent");
+			},
 			getEditorComponent: () => undefined,
 			get theme() {
 				return plainTheme;
 			},
 			getAllThemes: () => [],
-			getTheme: () => undefined,
+			getTheme: () => {
+				this.unavailable.tell("getTheme");
+				return undefined;
+			},
 			setTheme: () => ({ success: false, error: "the chamber's theme is the browser's" }),
 			getToolsExpanded: () => false,
 			setToolsExpanded: () => {},
 		} as ChamberUiContext;
-	}
-}
-
-/** Checks an answer against the request that was sent: its kind, and its content. */
-function checkAnswer(request: DialogRequest, answer: DialogAnswer): string | undefined {
-	switch (request.method) {
-		case "select":
-			if (!("value" in answer)) return "a select dialog is answered with {value}";
-			return request.options?.includes(answer.value) ? undefined : `"${answer.value}" is not one of the options`;
-		case "input":
-		case "editor":
-			return "value" in answer ? undefined : `an ${request.method} dialog is answered with {value}`;
-		case "confirm":
-			return "confirmed" in answer ? undefined : "a confirm dialog is answered with {confirmed}";
-		case "form": {
-			if (!("values" in answer)) return "a form is answered with {values}";
-			const checked = validateFormAnswer(request.fields as FormField[], answer.values);
-			return checked.ok ? undefined : checked.error;
-		}
 	}
 }

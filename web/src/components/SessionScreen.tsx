@@ -18,6 +18,7 @@ import { ForkedFrom } from "./ForkedFrom.js";
 import { SessionIdContext } from "../session-context.js";
 import { markdownModule } from "./Markdown.js";
 import { DialogDock } from "./DialogDock.js";
+import { CustomLayer } from "./CustomOverlay.js";
 import { OverlayLayer } from "./Overlay.js";
 import { StatusBar, Widgets } from "./Extras.js";
 import { ModelPicker, ThinkingPicker } from "./Pickers.js";
@@ -319,6 +320,7 @@ function LiveSession({
 				onDone={focusComposer}
 			/>
 			<DialogDock sessionId={sessionId} dialogs={view.ui.dialogs} onDone={focusComposer} />
+			<CustomLayer sessionId={sessionId} customs={view.ui.customs} onDone={focusComposer} />
 		</div>
 	);
 }
