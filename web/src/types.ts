@@ -11,6 +11,8 @@ export type {
 	EventEnvelope,
 	EventName,
 	EventPayloads,
+	McpAppRef,
+	McpAppView,
 	McpExposure,
 	McpListView,
 	McpServerView,
