@@ -141,6 +141,13 @@ describe("MCP Apps in the chamber", () => {
 		assert.deepEqual(pageErrors, []);
 	});
 
+	test("the user's colour scheme reaches the app as host-context-changed", async () => {
+		await rig.page.emulateMedia({ colorScheme: "dark" });
+		await see(app.locator("#theme"), "dark, inline");
+		await rig.page.emulateMedia({ colorScheme: "light" });
+		await see(app.locator("#theme"), "light, inline");
+	});
+
 	test("on a phone the app fits the transcript", { timeout: 60_000 }, async () => {
 		const context = await rig.browser.newContext(PHONE);
 		context.setDefaultTimeout(STEP);

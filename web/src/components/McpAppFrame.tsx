@@ -14,6 +14,7 @@ import {
 	REFUSED,
 	readAppMessage,
 	type RpcId,
+	theme,
 } from "../mcp-app-host.js";
 import { SessionIdContext } from "../session-context.js";
 import type { McpAppRef, McpAppView } from "../types.js";
@@ -91,8 +92,16 @@ export function McpAppFrame({ entryId, app }: { entryId: string; app: McpAppRef 
 			}
 		};
 		window.addEventListener("message", onMessage);
+		// The user's colour scheme changed: an initialized app is told, as the spec's host-context-changed says.
+		const scheme = matchMedia("(prefers-color-scheme: dark)");
+		const onScheme = () => {
+			if (initialized)
+				post({ jsonrpc: "2.0", method: "ui/notifications/host-context-changed", params: { theme: theme() } });
+		};
+		scheme.addEventListener("change", onScheme);
 		return () => {
 			window.removeEventListener("message", onMessage);
+			scheme.removeEventListener("change", onScheme);
 			// Best effort: the frame goes with this component, so there is no answer to wait for.
 			post({ jsonrpc: "2.0", id: "teardown", method: "ui/resource-teardown", params: { reason: "removed" } });
 		};
