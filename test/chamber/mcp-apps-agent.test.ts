@@ -55,6 +55,14 @@ describe("MCP Apps on a session's servers", () => {
 		assert.deepEqual(called, ["a/bump", "a/show"]);
 	});
 
+	test("a resource read waits for a server pi is still connecting", async () => {
+		const apps = new McpApps();
+		const read = apps.readResource("late", "ui://late/app.html");
+		apps.note(connection("other", [], []));
+		apps.note(connection("late", [APP_TOOL], []));
+		assert.deepEqual(await read, { contents: [{ uri: "ui://late/app.html", text: "" }] });
+	});
+
 	test("app-only tools are hidden from the model; a result of a tool with an app names it", async () => {
 		const apps = new McpApps();
 		apps.note(connection("a", [APP_TOOL, APP_ONLY], []));

@@ -48,13 +48,20 @@ export function visibilityOf(tool: unknown): readonly string[] {
 
 /** How long pier waits for a server's answer to an app's request. */
 const APP_REQUEST_MS = 30_000;
+/**
+ * How long a request waits for a server pi has not connected yet: a page open on a session the daemon just
+ * started again asks for its apps while pi is still starting the servers.
+ */
+const CONNECT_WAIT_MS = 15_000;
 
 export class McpApps {
 	private connections = new Map<string, McpConnectionLike>();
+	private waiting = new Set<() => void>();
 
 	/** pi connected (or reconnected) a server. */
 	note(connection: McpConnectionLike): void {
 		this.connections.set(connection.name, connection);
+		for (const wake of [...this.waiting]) wake();
 	}
 
 	/** The server's tool `name` as the server listed it, if the server is connected and offers it. */
@@ -64,17 +71,28 @@ export class McpApps {
 		return connection.tools.find((t) => (t as Tool).name === name) as Tool | undefined;
 	}
 
-	private connection(server: string): McpConnectionLike {
-		const connection = this.connections.get(server);
-		if (!connection || connection.closed) {
-			throw new McpAppError("unavailable", `MCP server "${server}" is not connected in this session`);
+	private async connection(server: string, waitMs = CONNECT_WAIT_MS): Promise<McpConnectionLike> {
+		const deadline = Date.now() + waitMs;
+		for (;;) {
+			const connection = this.connections.get(server);
+			if (connection && !connection.closed) return connection;
+			const left = deadline - Date.now();
+			if (left <= 0) throw new McpAppError("unavailable", `MCP server "${server}" is not connected in this session`);
+			await new Promise<void>((resolve) => {
+				const wake = () => {
+					clearTimeout(timer);
+					this.waiting.delete(wake);
+					resolve();
+				};
+				const timer = setTimeout(wake, left);
+				this.waiting.add(wake);
+			});
 		}
-		return connection;
 	}
 
 	/** `resources/read` of an app's `ui://` resource, on the server whose tool declared it. */
 	async readResource(server: string, uri: string): Promise<unknown> {
-		return this.connection(server).readResource(uri, { timeoutMs: APP_REQUEST_MS });
+		return (await this.connection(server)).readResource(uri, { timeoutMs: APP_REQUEST_MS });
 	}
 
 	/**
@@ -82,7 +100,8 @@ export class McpApps {
 	 * includes "app". Another server's tool is never reached, whatever its name.
 	 */
 	async callTool(server: string, name: string, args: Record<string, unknown>): Promise<unknown> {
-		const connection = this.connection(server);
+		// A click in an app that is on screen: its server was connected, so there is nothing to wait for.
+		const connection = await this.connection(server, 0);
 		const tool = connection.tools.find((t) => (t as Tool).name === name);
 		if (!tool) {
 			const others = [...this.connections.values()].filter((c) => c !== connection && !c.closed);
