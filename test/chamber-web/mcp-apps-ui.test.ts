@@ -92,8 +92,10 @@ describe("MCP Apps in the chamber", () => {
 		assert.ok(Number.parseInt(height, 10) >= 48 && Number.parseInt(height, 10) <= 720, height);
 	});
 
-	test("a tool call the app makes on its own, without a click, is refused and never reaches the server", async () => {
+	test("tool calls the app makes on its own (on load, after a forged gesture, from a script's click) are refused", async () => {
 		await see(app.locator("#onload"), "on load: refused: pier refused tools/call: no click or key press");
+		// The app forged a gesture report and clicked its own button from a script first: refused as well.
+		await see(app.locator("#result"), "refused: pier refused tools/call: no click or key press");
 		assert.deepEqual(logged(), ['show_counter {"start":41}']);
 	});
 
