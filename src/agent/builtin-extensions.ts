@@ -17,6 +17,7 @@ export async function sessionBuiltins(
 		...(onConfigErrors ? { onConfigErrors } : {}),
 		groups: mcpProcessGroups,
 		onRemoteEntry: (entry) => mcp.noteRemote(entry),
+		onConnection: (connection) => mcp.apps.note(connection),
 	});
 	const builtins = (await piBuiltinExtensions()).map((entry) =>
 		entry.name === "mcp" ? { ...entry, factory: mcp.watch(factory) } : entry,

@@ -12,6 +12,7 @@ import { availableModels } from "../agent/session-factory.js";
 import type { Chamber } from "./chamber.js";
 import { extensionList } from "./extension-list.js";
 import { grantRoutes } from "./grant-routes.js";
+import { mcpAppRoutes } from "./mcp-apps/routes.js";
 import { mcpRoutes } from "./mcp-routes.js";
 import { drawingsRoutes } from "./tui/drawings-route.js";
 import { paletteRoutes } from "./tui/palette-route.js";
@@ -50,6 +51,8 @@ const SESSION_ERROR_STATUS: Record<SessionErrorCode, ContentfulStatusCode> = {
 	mcp_not_offered: 409,
 	mcp_save_failed: 500,
 	mcp_signin_failed: 502,
+	mcp_app_refused: 403,
+	mcp_app_invalid: 502,
 	internal: 500,
 };
 
@@ -301,6 +304,7 @@ export function piRoutes(chamber: Chamber): Hono {
 	});
 
 	mcpRoutes(app, chamber);
+	mcpAppRoutes(app, chamber);
 
 	app.get("/projects/trust", (c) => c.json(chamber.trustOf(c.req.query("cwd") ?? ".")));
 

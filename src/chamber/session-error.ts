@@ -18,6 +18,8 @@ export type SessionErrorCode =
 	| "mcp_not_offered"
 	| "mcp_save_failed"
 	| "mcp_signin_failed"
+	| "mcp_app_refused"
+	| "mcp_app_invalid"
 	| "internal";
 
 /** A session operation refused for a reason the caller can act on; it knows nothing of HTTP. */

@@ -9,7 +9,7 @@ import { splitAttachedFiles } from "./attached-files.js";
 import { normalizeCard } from "./ui/cards.js";
 import { unwrapDescriptor } from "./ui/text.js";
 import { LIMITS } from "./ui/descriptors.js";
-import type { DialogMethod, SessionSummary, ToolCallView, TranscriptRow, UnansweredReason } from "./wire.js";
+import type { DialogMethod, McpAppRef, SessionSummary, ToolCallView, TranscriptRow, UnansweredReason } from "./wire.js";
 
 /** Custom entry type under which pier records extension errors in the session file. */
 export const ERROR_ENTRY = "pier.error";
@@ -96,6 +96,7 @@ function messageRow(entry: SessionEntry & { type: "message" }): TranscriptRow | 
 				text: cap(textOf(message.content)),
 				isError: message.isError === true,
 				...editDiffOf(message),
+				...mcpAppOf(message),
 				timestamp,
 			};
 		case "custom":
@@ -106,6 +107,17 @@ function messageRow(entry: SessionEntry & { type: "message" }): TranscriptRow | 
 		default:
 			return { kind: "custom", id: entry.id, customType: String(message.role), content: message };
 	}
+}
+
+/** An MCP tool's result that pier stamped with its app (agent/mcp/apps.ts): `details.{server, tool, mcpApp}`. */
+function mcpAppOf(message: Record<string, unknown>): { mcpApp?: McpAppRef } {
+	const details = message.details as
+		| { server?: unknown; tool?: unknown; mcpApp?: { resourceUri?: unknown } }
+		| undefined;
+	const uri = details?.mcpApp?.resourceUri;
+	if (typeof details?.server !== "string" || typeof details.tool !== "string" || typeof uri !== "string") return {};
+	if (!uri.startsWith("ui://")) return {};
+	return { mcpApp: { server: details.server, tool: details.tool, resourceUri: uri } };
 }
 
 /** pi's edit tool reports what it changed as `details.diff`, which pi's terminal draws coloured. */

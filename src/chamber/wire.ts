@@ -103,6 +103,14 @@ export const Bodies = {
 	model: Type.Object({ model: Type.String({ minLength: 3, maxLength: 256 }) }, closed),
 	/** Enable or disable an MCP server; `project`: as an override in the trusted project's .pi/mcp.json. */
 	mcpEnable: Type.Object({ project: Type.Optional(Type.Boolean()) }, closed),
+	/** An MCP App's `tools/call` (mcp-apps/routes.ts): a tool of the app's own server, with its arguments. */
+	mcpAppCall: Type.Object(
+		{
+			name: Type.String({ minLength: 1, maxLength: 128 }),
+			arguments: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+		},
+		closed,
+	),
 	mcpExposure: Type.Object(
 		{ exposure: Type.Unsafe<McpExposure>(Type.Union(MCP_EXPOSURES.map((e) => Type.Literal(e)))) },
 		closed,
@@ -270,6 +278,8 @@ export type TranscriptRow =
 			diff?: string;
 			/** The call's drawing (asked for under `tool:<toolCallId>`) shows this result too. */
 			drawn?: true;
+			/** An MCP tool whose server declared an app for it: GET …/mcp-apps/<id> serves it (mcp-apps/routes.ts). */
+			mcpApp?: McpAppRef;
 			timestamp: number;
 	  }
 	| { kind: "card"; id: string; source: "entry" | "message"; card: NormalizedCard }
@@ -485,3 +495,27 @@ export interface DrawingsAnswer {
 export interface ApiErrorBody {
 	error: { code: string; message: string };
 }
+
+/** A tool result's MCP App: the server that ran the tool and the `ui://` resource it declared. */
+export interface McpAppRef {
+	server: string;
+	tool: string;
+	resourceUri: string;
+}
+
+/** GET /api/pi/sessions/:id/mcp-apps/:entryId: an MCP App, checked and ready for the app frame. */
+export interface McpAppView extends McpAppRef {
+	/** The app's HTML document with pier's policy for it in a `<meta>` (csp.ts). */
+	document: string;
+	/** The declared CSP domains pier granted (none today) and those it refused. */
+	csp: { granted: McpCspDomains; refused: McpCspDomains };
+	prefersBorder?: boolean;
+	/** pier's version, for `ui/initialize`'s `hostInfo`. */
+	hostVersion: string;
+	/** The arguments the tool was called with (`ui/notifications/tool-input`). */
+	toolInput: Record<string, unknown>;
+	/** The tool's result as a `CallToolResult` (`ui/notifications/tool-result`). */
+	toolResult: { content: unknown[]; structuredContent?: unknown; isError?: boolean };
+}
+
+export type McpCspDomains = Record<"connectDomains" | "resourceDomains" | "frameDomains" | "baseUriDomains", string[]>;

@@ -11,6 +11,9 @@
  *   it starts, and when it ends (pi's close is done, or the server exited by itself). pi's close sends the group
  *   SIGTERM only; a member that ignores it would outlive the session. An HTTP server's entry is handed to
  *   `onRemoteEntry`, so a sign-in pier starts (mcp-signin.ts) signs in to the very server the session connects.
+ *   pi calls the factory as a method of the server's connection (`this.createTransport(…)` in `runtime.js`), so
+ *   the connection itself is handed to `onConnection`: MCP Apps (agent/mcp/apps.ts) read the tools' `_meta`,
+ *   read `ui://` resources and call an app's tools through it, on that one server's own client.
  */
 import { type ExtensionAPI, type ExtensionContext, getAgentDir } from "@earendil-works/pi-coding-agent";
 import { Findings, loadForCheck, piModule, piModuleNow, type Seam } from "./seam.js";
@@ -54,6 +57,30 @@ interface McpRuntime {
 	createDefaultTransport: TransportFactory;
 }
 
+/**
+ * What pier uses of pi's `McpServerConnection` (runtime.js): the server's name, its tools as the server listed
+ * them (with `_meta`), whether it is shut down, and its own requests, which reconnect as pi's tool calls do.
+ */
+export interface McpConnectionLike {
+	readonly name: string;
+	readonly tools: readonly unknown[];
+	readonly closed: boolean;
+	callTool(name: string, args: Record<string, unknown>, options?: { timeoutMs?: number }): Promise<unknown>;
+	readResource(uri: string, options?: { timeoutMs?: number }): Promise<unknown>;
+}
+
+function isConnection(value: unknown): value is McpConnectionLike {
+	const c = value as Partial<McpConnectionLike> | undefined;
+	return (
+		typeof c === "object" &&
+		c !== null &&
+		typeof c.name === "string" &&
+		Array.isArray(c.tools) &&
+		typeof c.callTool === "function" &&
+		typeof c.readResource === "function"
+	);
+}
+
 export interface PierMcpOptions {
 	/** Hears each load's errors (`<file>: server "<name>": …`); pi's UI still shows them where there is one. */
 	onConfigErrors?: (errors: readonly string[]) => void;
@@ -61,6 +88,8 @@ export interface PierMcpOptions {
 	groups: McpProcessGroups;
 	/** Each HTTP server's entry, as pi connects it: what a sign-in started by pier needs (mcp-signin.ts). */
 	onRemoteEntry?: (entry: ServerEntry & { name: string }) => void;
+	/** Each server's connection, as pi (re)connects it. */
+	onConnection?: (connection: McpConnectionLike) => void;
 }
 
 export interface McpProcessGroups {
@@ -113,7 +142,8 @@ export async function piMcpExtension(options: PierMcpOptions) {
 			if (loaded.errors.length > 0) options.onConfigErrors?.(loaded.errors);
 			return loaded;
 		},
-		createTransport: (entry, cwd, authProvider) => {
+		createTransport: function (this: unknown, entry, cwd, authProvider) {
+			if (isConnection(this)) options.onConnection?.(this);
 			// pi loads its MCP runtime (client, OAuth) only once a server is configured, and connects through it:
 			// by now it is loaded, and a session without MCP servers never reads it.
 			const transport = piModuleNow<McpRuntime>(RUNTIME).createDefaultTransport(entry, cwd, authProvider);
@@ -138,6 +168,7 @@ export const seam: Seam = {
 		"extensions/mcp/config.js (unexported): loadMcpConfig({ agentDir, cwd, projectTrusted }) → { errors, … }",
 		"extensions/mcp/runtime.js (unexported): createDefaultTransport(entry, cwd, authProvider), a StdioTransport for stdio",
 		"pi-mcp StdioTransport: options, pid while running, start(), close(), onClose(listener) (subclassed)",
+		"extensions/mcp/runtime.js McpServerConnection: calls createTransport as its method; name, tools, closed, callTool, readResource",
 	],
 	async check(roots) {
 		const findings = new Findings(id);
@@ -160,6 +191,16 @@ export const seam: Seam = {
 			for (const method of ["start", "close", "onClose"] as const)
 				findings.fn(stdio, method, `StdioTransport.${method}`);
 		}
+		// The connection calls the factory as its own method, and offers what McpConnectionLike names.
+		findings.calls(roots.codingAgent, RUNTIME, "this.createTransport(this.entry, this.cwd, this.authProvider)");
+		for (const member of [
+			"get name()",
+			"get closed()",
+			"this.tools = tools",
+			"callTool(name, args, options)",
+			"readResource(uri, options)",
+		])
+			findings.calls(roots.codingAgent, RUNTIME, member);
 		// The option still replaces the default, and the default is still the load pier repeats.
 		findings.calls(roots.codingAgent, INDEX, "(options.loadConfig ?? defaultLoadConfig)(ctx)");
 		findings.calls(

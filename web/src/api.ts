@@ -7,6 +7,7 @@ import type {
 	CustomInput,
 	CustomProviderResult,
 	DialogAnswer,
+	McpAppView,
 	McpListView,
 	McpServerView,
 	McpSignInAnswer,
@@ -229,6 +230,13 @@ export const api = {
 			"POST",
 			`${session(id)}/apps/${enc(appId)}/command`,
 			args === undefined ? { command } : { command, args },
+		),
+	mcpApp: (id: string, entryId: string) => request<McpAppView>("GET", `${session(id)}/mcp-apps/${enc(entryId)}`),
+	mcpAppToolCall: (id: string, entryId: string, name: string, args: Record<string, unknown> | undefined) =>
+		request<{ result: unknown }>(
+			"POST",
+			`${session(id)}/mcp-apps/${enc(entryId)}/tools-call`,
+			args === undefined ? { name } : { name, arguments: args },
 		),
 	setModel: (id: string, model: string) => request<{ model: string }>("PUT", `${session(id)}/model`, { model }),
 	setThinking: (id: string, level: string) =>

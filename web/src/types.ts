@@ -13,6 +13,8 @@ export type {
 	EventEnvelope,
 	EventName,
 	EventPayloads,
+	McpAppRef,
+	McpAppView,
 	McpExposure,
 	McpListView,
 	McpServerView,

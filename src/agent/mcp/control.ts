@@ -15,6 +15,7 @@ import type {
 } from "@earendil-works/pi-coding-agent";
 import { managerViewArgs, type McpMenuItem } from "../../pi-seams/mcp-manager.js";
 import type { McpServerEntry } from "../../pi-seams/mcp-signin.js";
+import { McpApps } from "./apps.js";
 import { ManagerClosed, ManagerRun, type Screen } from "./manager-run.js";
 import { MCP_EXPOSURES, type McpExposure, type McpListView, type McpServerView, type McpToolView } from "./shapes.js";
 import { serverView } from "./views.js";
@@ -54,6 +55,8 @@ export class McpControl {
 	private listener: ((message: string) => void) | undefined;
 	/** The HTTP servers' entries as pi last connected them, by name: what a sign-in needs (signin.ts). */
 	private remote = new Map<string, McpServerEntry>();
+	/** The servers' MCP Apps: their tools' `ui://` resources and an app's own tool calls (apps.ts). */
+	readonly apps = new McpApps();
 
 	/** pi's factory, with the API it gets noted (see the top of this file). */
 	watch(factory: ExtensionFactory): ExtensionFactory {
@@ -110,7 +113,11 @@ export class McpControl {
 			if (name === "mcp") this.handler = options.handler as CommandHandler;
 			pi.registerCommand(name, options);
 		};
-		return Object.create(pi, { on: { value: on }, registerCommand: { value: registerCommand } });
+		return Object.create(pi, {
+			on: { value: on },
+			registerCommand: { value: registerCommand },
+			registerTool: { value: this.apps.watch(pi) },
+		});
 	}
 
 	/** Every server with its state, tools, exposure, source file and last error. */
