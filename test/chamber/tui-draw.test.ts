@@ -5,6 +5,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Box, Text } from "@earendil-works/pi-tui";
 import { drawComponent, MAX_DRAWN_LINES, snapWidth } from "../../src/chamber/tui/draw.js";
+import { contrast, MIN_CONTRAST } from "../../src/chamber/tui/legible-palette.js";
+import { paletteCss } from "../../src/chamber/tui/palette-route.js";
 import { plainText, styledLine } from "../../src/chamber/tui/styled-text.js";
 import { installTokenTheme, tuiPalettes } from "../../src/pi-seams/tui-render.js";
 
@@ -33,6 +35,39 @@ test("every token the theme has a palette colour for, in pi's dark and light the
 		assert.match(palettes.light[name] ?? "", /^#[0-9a-f]{6}$/i, `light ${name}`);
 	}
 	assert.notEqual(palettes.dark.accent, palettes.light.accent);
+});
+
+test("the served palette raises each foreground short of AA contrast, and keeps pi's colour where it is enough", async () => {
+	const css = await paletteCss();
+	const [light, dark] = css.split("@media") as [string, string];
+	const read = (block: string) =>
+		Object.fromEntries([...block.matchAll(/--pi-([A-Za-z0-9]+):(#[0-9a-f]{6});/gi)].map((m) => [m[1]!, m[2]!]));
+	const served = { light: read(light), dark: read(dark) };
+	const pi = await tuiPalettes();
+	let raised = 0;
+	for (const mode of ["light", "dark"] as const) {
+		const palette = served[mode];
+		const backgrounds = Object.entries(palette).filter(([token]) => token.endsWith("Bg"));
+		assert.ok(backgrounds.length > 3, `${mode}: pi's backgrounds are served`);
+		for (const [token, colour] of Object.entries(palette)) {
+			if (token.endsWith("Bg")) {
+				assert.equal(colour, pi[mode][token], `${mode} ${token} is pi's`);
+				continue;
+			}
+			for (const [bg, behind] of backgrounds)
+				assert.ok(
+					contrast(colour, behind) >= MIN_CONTRAST,
+					`${mode} ${token} ${colour} on ${bg} ${behind}: ${contrast(colour, behind).toFixed(2)}`,
+				);
+			const enough = backgrounds.every(([, behind]) => contrast(pi[mode][token]!, behind) >= MIN_CONTRAST);
+			if (enough && mode === "dark" && contrast(pi[mode][token]!, "#22262c") >= MIN_CONTRAST)
+				assert.equal(colour, pi[mode][token], `${mode} ${token} kept`);
+			if (colour !== pi[mode][token]) raised++;
+		}
+	}
+	// pi's light dim is 2.6:1 on its tool background: raised, not kept.
+	assert.notEqual(served.light.dim, pi.light.dim);
+	assert.ok(raised > 0);
 });
 
 test("terminal colours, 256 colours, attributes and hyperlinks; cursor moves and markers are dropped", async () => {
