@@ -1,4 +1,5 @@
 /** One persisted transcript row, by kind. */
+import { Fragment } from "preact";
 import { formatTokens, showJson } from "../format.js";
 import type { LiveTool } from "../state.js";
 import type { TranscriptRow } from "../types.js";
@@ -9,6 +10,7 @@ import { Drawn } from "./Drawn.js";
 import { toolDrawingKey } from "../../../src/chamber/tui/drawing-wire.js";
 import { requestFork } from "../habit-events.js";
 import { Markdown } from "./Markdown.js";
+import { McpAppFrame } from "./McpAppFrame.js";
 import { memo } from "../memo.js";
 import { ThinkingBlock, ToolCall, ToolName } from "./ToolCall.js";
 import { FileChips, Thumbnails } from "./UserAttachments.js";
@@ -103,8 +105,15 @@ function RowView({ row, live, results, onCommand, marker, onReveal, appOpen }: R
 					<ThinkingBlock text={row.thinking ?? ""} />
 					{row.text && <Markdown text={row.text} class="assistant-text" />}
 					{row.toolCalls.map((call) => {
-						const plain = <ToolCall key={call.id} call={call} live={live.get(call.id)} result={results.get(call.id)} />;
-						return call.drawn ? <Drawn key={call.id} drawKey={toolDrawingKey(call.id)} raw={plain} /> : plain;
+						const result = results.get(call.id);
+						const plain = <ToolCall call={call} live={live.get(call.id)} result={result} />;
+						// An MCP App sits below its call however the call is shown (drawn by its extension or not).
+						return (
+							<Fragment key={call.id}>
+								{call.drawn ? <Drawn drawKey={toolDrawingKey(call.id)} raw={plain} /> : plain}
+								{result?.mcpApp && <McpAppFrame entryId={result.id} app={result.mcpApp} />}
+							</Fragment>
+						);
 					})}
 					{row.errorMessage && (
 						<div class="inline-error" role="alert">

@@ -3,7 +3,6 @@ import { argsPreview } from "../format.js";
 import type { Draft, LiveTool } from "../state.js";
 import type { ToolCallView, TranscriptRow } from "../types.js";
 import { Markdown } from "./Markdown.js";
-import { McpAppFrame } from "./McpAppFrame.js";
 import { ToolBody } from "./ToolBody.js";
 import { visible } from "../visible.js";
 
@@ -74,7 +73,6 @@ export function ToolCall({ call, live, result }: { call: ToolCallView; live?: Li
 					{live.output.length > LIVE_TAIL ? `…${live.output.slice(-LIVE_TAIL)}` : live.output}
 				</pre>
 			)}
-			{result?.mcpApp && <McpAppFrame entryId={result.id} app={result.mcpApp} />}
 		</>
 	);
 }
