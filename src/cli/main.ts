@@ -2,15 +2,8 @@
  * pier's entry point. Only argument parsing happens eagerly: each command loads
  * the pi SDK (about a second of start-up) only when it needs it.
  */
-import { readFileSync } from "node:fs";
+import { pierVersion } from "../version.js";
 import { ArgsError, type CliArgs, HELP, parseArgs } from "./args.js";
-
-export function pierVersion(): string {
-	const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as {
-		version: string;
-	};
-	return pkg.version;
-}
 
 export async function main(argv: readonly string[]): Promise<number> {
 	let args: CliArgs;

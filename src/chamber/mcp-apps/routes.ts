@@ -10,7 +10,7 @@
 import type { SessionEntry } from "@earendil-works/pi-coding-agent";
 import type { Hono } from "hono";
 import { McpAppError } from "../../agent/mcp/apps.js";
-import { pierVersion } from "../../cli/main.js";
+import { pierVersion } from "../../version.js";
 import type { Chamber } from "../chamber.js";
 import { jsonBody } from "../json-body.js";
 import { SessionError } from "../session-error.js";

@@ -6,7 +6,7 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { ExtensionHost } from "../host/host.js";
 import type { ContextSnapshot } from "../protocol/frames.js";
-import { RenderedMessageComponent, type RenderedLines, toRenderedLines } from "./message-renderers.js";
+import { askedOncePer, RenderedMessageComponent, type RenderedLines, toRenderedLines } from "./message-renderers.js";
 import type { StyleTheme } from "./terminal-style.js";
 
 /** A custom entry as pi keeps it (CustomEntry, or a session file's `custom` line). */
@@ -56,17 +56,13 @@ export function registerEntryRenderers(
 	snapshot: () => ContextSnapshot | undefined,
 	repaint?: () => void,
 ): void {
-	const asked = new WeakMap<object, Map<boolean, Promise<RenderedLines | undefined>>>();
+	const linesOf = askedOncePer<RenderedLines | undefined>();
 	for (const entryType of host.registry.entryRenderers.keys()) {
 		pi.registerEntryRenderer(entryType, (entry, { expanded }, theme) => {
-			const byExpanded = asked.get(entry) ?? new Map<boolean, Promise<RenderedLines | undefined>>();
-			asked.set(entry, byExpanded);
-			let pending = byExpanded.get(expanded);
-			if (!pending) {
+			const pending = linesOf(entry, expanded, () => {
 				const context = snapshot();
-				pending = renderEntry(host, entry as RenderableEntry, { expanded, ...(context ? { context } : {}) });
-				byExpanded.set(expanded, pending);
-			}
+				return renderEntry(host, entry as RenderableEntry, { expanded, ...(context ? { context } : {}) });
+			});
 			const placeholder = `[${entryType}] ${JSON.stringify(entry.data ?? null) ?? ""}`;
 			return new RenderedMessageComponent(pending, placeholder, theme as unknown as StyleTheme, repaint);
 		});

@@ -148,6 +148,24 @@ const contentText = (content: unknown): string =>
 			? content.map((b) => (isRecord(b) && typeof b.text === "string" ? b.text : "")).join("")
 			: "";
 
+/**
+ * pi's terminal asks a renderer again at every rebuild of a row (a toggle, a theme change): one invocation per
+ * object (a message, an entry) and `expanded`, kept as long as pi keeps the object.
+ */
+export function askedOncePer<T>(): (of: object, expanded: boolean, ask: () => Promise<T>) => Promise<T> {
+	const asked = new WeakMap<object, Map<boolean, Promise<T>>>();
+	return (of, expanded, ask) => {
+		const byExpanded = asked.get(of) ?? new Map<boolean, Promise<T>>();
+		asked.set(of, byExpanded);
+		let pending = byExpanded.get(expanded);
+		if (!pending) {
+			pending = ask();
+			byExpanded.set(expanded, pending);
+		}
+		return pending;
+	};
+}
+
 /** `repaint`: makes pi's terminal draw again (the bridge clears a status, which pi follows with a render). */
 export function registerMessageRenderers(
 	pi: ExtensionAPI,
@@ -155,19 +173,13 @@ export function registerMessageRenderers(
 	snapshot: () => ContextSnapshot | undefined,
 	repaint?: () => void,
 ): void {
-	// pi's terminal asks again at every rebuild of the message's row (a toggle, a theme change): one invocation
-	// per message and `expanded`, kept as long as pi keeps the message.
-	const asked = new WeakMap<object, Map<boolean, Promise<RenderedLines | undefined>>>();
+	const linesOf = askedOncePer<RenderedLines | undefined>();
 	for (const messageType of host.registry.messageRenderers.keys()) {
 		pi.registerMessageRenderer(messageType, (message, { expanded }, theme) => {
-			const byExpanded = asked.get(message) ?? new Map<boolean, Promise<RenderedLines | undefined>>();
-			asked.set(message, byExpanded);
-			let pending = byExpanded.get(expanded);
-			if (!pending) {
+			const pending = linesOf(message, expanded, () => {
 				const context = snapshot();
-				pending = renderMessage(host, message as RenderableMessage, { expanded, ...(context ? { context } : {}) });
-				byExpanded.set(expanded, pending);
-			}
+				return renderMessage(host, message as RenderableMessage, { expanded, ...(context ? { context } : {}) });
+			});
 			return new RenderedMessageComponent(
 				pending,
 				contentText(message.content),
