@@ -10,6 +10,9 @@ import { Findings, loadForCheck, piModule, type Seam } from "./seam.js";
 
 const INDEX = "dist/extensions/index.js";
 
+/** How pi's resource loader names a built-in extension's path (`builtin:mcp`; pi's `BUILTIN_PATH_PREFIX`). */
+export const BUILTIN_PATH_PREFIX = "builtin:";
+
 /** What pi's list holds: the named, built-in form of an inline extension. */
 export type BuiltinExtension = Exclude<InlineExtension, (...args: never[]) => unknown> & { builtin: true };
 
@@ -26,7 +29,10 @@ const id = { name: "builtin-extensions", file: "src/pi-seams/builtin-extensions.
 
 export const seam: Seam = {
 	...id,
-	members: ["extensions/index.js (unexported): builtInExtensions, a list of { name, factory, builtin: true }"],
+	members: [
+		"extensions/index.js (unexported): builtInExtensions, a list of { name, factory, builtin: true }",
+		"core/source-info.js: BUILTIN_PATH_PREFIX ('builtin:')",
+	],
 	async check(roots) {
 		const findings = new Findings(id);
 		const module = await loadForCheck<Partial<BuiltinIndex>>(findings, roots.codingAgent, INDEX);
@@ -41,6 +47,15 @@ export const seam: Seam = {
 					if (entry?.builtin !== true) findings.add(`${label} is not marked builtin`);
 				}
 		}
+		const sourceInfo = await loadForCheck<{ BUILTIN_PATH_PREFIX?: unknown }>(
+			findings,
+			roots.codingAgent,
+			"dist/core/source-info.js",
+		);
+		if (sourceInfo && sourceInfo.BUILTIN_PATH_PREFIX !== BUILTIN_PATH_PREFIX)
+			findings.add(
+				`dist/core/source-info.js BUILTIN_PATH_PREFIX is ${JSON.stringify(sourceInfo.BUILTIN_PATH_PREFIX)}, not "${BUILTIN_PATH_PREFIX}"`,
+			);
 		findings.done();
 	},
 };

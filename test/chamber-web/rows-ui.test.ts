@@ -255,6 +255,16 @@ describe("row content in the browser", () => {
 		await idle(page);
 		await dismissToasts(page);
 		await shot(page, "rows-thumbnail.png");
+
+		await phone(id, async (small) => {
+			const onPhone = rows(small, "user").first().getByTestId("user-thumbnail");
+			await onPhone.waitFor();
+			const b = await onPhone.boundingBox();
+			assert.ok(b && b.x >= 0 && b.x + b.width <= 390, `the thumbnail stays on the phone: ${JSON.stringify(b)}`);
+			await dismissToasts(small);
+			await onPhone.scrollIntoViewIfNeeded();
+			await shot(small, "rows-phone-thumbnail.png");
+		});
 	});
 
 	test("a fork says what it was forked from, links back, and has its own age", async () => {

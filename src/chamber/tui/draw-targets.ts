@@ -28,6 +28,7 @@ import {
 import { renderEntry } from "../../extensions/bridge/entry-renderers.js";
 import { type StyleTheme, styleForTerminal } from "../../extensions/bridge/terminal-style.js";
 import type { ExtensionHost } from "../../extensions/host/host.js";
+import { BUILTIN_PATH_PREFIX } from "../../pi-seams/builtin-extensions.js";
 import { entryRendererOwner, messageRendererOwner, toolRendererOwner } from "../../pi-seams/renderer-owners.js";
 import { customEntryComponent, withBuiltInToolRenderers } from "../../pi-seams/tui-render.js";
 import { TOOL_DRAWING_PREFIX } from "./drawing-wire.js";
@@ -166,7 +167,10 @@ function entryTarget(entry: SessionEntry, cx: TargetContext): DrawTarget | undef
 
 /** The extension that draws tool `name`, or undefined when pi's own renderers do (the chamber has its own rows). */
 export function toolOwner(session: AgentSession, name: string): string | undefined {
-	return toolRendererOwner(session.extensionRunner, name, () => session.getToolDefinition(name));
+	const owner = toolRendererOwner(session.extensionRunner, name, () => session.getToolDefinition(name));
+	// pi's built-in extensions (MCP, tool search…) are pi's own too: the chamber's rows show their calls (an MCP
+	// call's row names its server).
+	return owner?.startsWith(BUILTIN_PATH_PREFIX) ? undefined : owner;
 }
 
 interface ToolCallFound {
