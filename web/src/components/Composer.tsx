@@ -178,7 +178,9 @@ export function Composer({
 			);
 		} finally {
 			setSending(false);
-			box.current?.focus();
+			// Back to the box, unless what the message started took the focus (a dialog, a ctx.ui.custom screen).
+			const active = document.activeElement;
+			if (!active || active === document.body || active.closest(".composer")) box.current?.focus();
 		}
 	};
 
