@@ -1,7 +1,8 @@
 /**
  * A native plugin inside a git package (`extensions/<dir>/pi-extension.json` beside its library), installed
  * with pier's package settings like any other manifest extension: it loads in its plugin host, its tool
- * answers in `pier run`, and `pier list` names it native.
+ * answers in `pier run`, and `pier list` names it native. Its manifest declares what the plugin registers (the
+ * example echo registers a markdown transformer: "message_renderers"), as any native manifest must.
  */
 import assert from "node:assert/strict";
 import { copyFileSync, mkdirSync } from "node:fs";
@@ -24,7 +25,7 @@ describe("a native plugin in a package", () => {
 					id: "pkg-native-echo",
 					runtime: "native",
 					library: "./libnative_echo.so",
-					capabilities: ["tools", "commands", "event_hooks", "provider"],
+					capabilities: ["tools", "commands", "event_hooks", "message_renderers", "provider"],
 				}),
 			},
 			"v1",
