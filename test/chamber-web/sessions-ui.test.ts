@@ -1,6 +1,7 @@
 /**
  * The session list as a daily tool, in a real browser: search, grouped by project, archive and restore from
- * the archive, delete with Undo (the file waits in the trash), a rename field prefilled and focused.
+ * the archive, delete with Undo (the file waits in the trash), a rename field prefilled and focused, the project
+ * folder field's placeholder whole and the field empty after use.
  */
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
@@ -9,7 +10,7 @@ import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import type { ApiClient, Serve } from "../helpers/chamber.js";
 import { tempDir } from "../helpers/pier-cli.js";
-import { apiFor, DESKTOP, launchBrowser, STEP, signIn, startChamber, until } from "./browser-helpers.js";
+import { apiFor, DESKTOP, launchBrowser, PHONE, STEP, signIn, startChamber, until } from "./browser-helpers.js";
 
 describe("the session list", () => {
 	const dir = tempDir("pier-sessions-ui-");
@@ -160,5 +161,55 @@ describe("the session list", () => {
 		await page.getByTestId("rename-input").press("Escape");
 		await stream.waitFor((e) => e.event === "agent.end", "the run's end");
 		stream.close();
+	});
+
+	test("the project folder field shows its whole placeholder, and is empty again once a session is made in a typed folder", async () => {
+		const field = (on: Page) => on.getByTestId("new-session-cwd");
+		/** The placeholder's width in the field's font, and the room the field gives it. */
+		const fit = (on: Page) =>
+			field(on).evaluate((el) => {
+				const input = el as unknown as {
+					placeholder: string;
+					clientWidth: number;
+					ownerDocument: { defaultView: { getComputedStyle(e: unknown): Record<string, string> } } & {
+						createElement(tag: "canvas"): {
+							getContext(kind: "2d"): { font: string; measureText(t: string): { width: number } };
+						};
+					};
+				};
+				const style = input.ownerDocument.defaultView.getComputedStyle(el);
+				const pen = input.ownerDocument.createElement("canvas").getContext("2d");
+				pen.font = style.font ?? "";
+				const room =
+					input.clientWidth -
+					Number.parseFloat(style.paddingLeft ?? "0") -
+					Number.parseFloat(style.paddingRight ?? "0");
+				return { text: input.placeholder, width: pen.measureText(input.placeholder).width, room };
+			});
+		const wide = await fit(page);
+		assert.ok(wide.width <= wide.room, `at 1280 px the placeholder is cut: ${JSON.stringify(wide)}`);
+		const small = await browser.newContext(PHONE);
+		try {
+			const phone = await small.newPage();
+			await signIn(phone, serve.url);
+			const narrow = await fit(phone);
+			assert.ok(narrow.width <= narrow.room, `at 390 px the placeholder is cut: ${JSON.stringify(narrow)}`);
+		} finally {
+			await small.close();
+		}
+
+		const cwd = join(dir.path, "delta");
+		mkdirSync(cwd, { recursive: true });
+		await page.goto(serve.url);
+		await field(page).fill(cwd);
+		await page.getByTestId("new-session").click();
+		await until(() => new URL(page.url()).searchParams.get("s") ?? undefined, "the new session open");
+		const made = await api.call<{ sessions: Array<{ id: string; cwd: string }> }>("GET", "/api/pi/sessions");
+		assert.ok(
+			made.body.sessions.some((x) => x.cwd === cwd),
+			"the session works in the typed folder",
+		);
+		// The list beside the open session, without a reload (a reload would empty any field).
+		assert.equal(await field(page).inputValue(), "", "the next session starts from the default folder again");
 	});
 });
