@@ -267,7 +267,7 @@ describe("ctx.ui.custom in the chamber", { timeout: 240_000 }, () => {
 			.waitFor({ state: "detached" })
 			.catch(async (error: Error) => {
 				// What had the keyboard and what the screen showed, to tell a lost key from a component that stayed.
-				const focused = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120));
+				const focused = await page.evaluate("document.activeElement?.outerHTML.slice(0, 120)");
 				const shown = await page.getByTestId("custom").textContent();
 				throw new Error(`${error.message}\nfocus: ${focused}\nscreen: ${shown}`);
 			});
