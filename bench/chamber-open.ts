@@ -11,7 +11,7 @@
  *   loaded, beside `chamber.keystroke.10`.
  * - The same as `….phone`: a 390×844 phone with the CPU slowed 4× (`Emulation.setCPUThrottlingRate`).
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
@@ -110,6 +110,27 @@ const KEY_WATCH = `(() => {
 	}, { capture: true });
 })()`;
 
+/**
+ * `PIER_BENCH_PROFILE=<dir>`: the page's CPU profile of a measured walk, written as `<dir>/<id>.cpuprofile` (the
+ * last run of the figure wins), for the note that explains a figure.
+ */
+async function startProfile(page: Page): Promise<{ save(id: string): Promise<void> } | undefined> {
+	const dir = process.env.PIER_BENCH_PROFILE;
+	if (!dir) return undefined;
+	const cdp = await page.context().newCDPSession(page);
+	await cdp.send("Profiler.enable");
+	await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+	await cdp.send("Profiler.start");
+	return {
+		async save(id) {
+			const { profile } = await cdp.send("Profiler.stop");
+			mkdirSync(dir, { recursive: true });
+			writeFileSync(join(dir, `${id}.cpuprofile`), JSON.stringify(profile));
+			await cdp.detach();
+		},
+	};
+}
+
 async function devicePage(browser: Browser, url: string, device: Device): Promise<Page> {
 	// The probes below are evaluated as strings, which the page's CSP (no eval) would refuse.
 	const context = await browser.newContext({ ...device.context, bypassCSP: true });
@@ -207,11 +228,13 @@ export async function benchChamberOpen(ctx: BenchContext): Promise<Result[]> {
 					run: async () => {
 						await open("long");
 						await page.evaluate(LOAD_ALL);
+						const profiler = await startProfile(page);
 						const { longtask, gap, pulled } = (await page.evaluate(SCROLL_DOWN)) as {
 							longtask: number;
 							gap: number;
 							pulled: number;
 						};
+						await profiler?.save(`chamber.scroll.${LONG}.longtask${device.suffix}`);
 						ctx.log(
 							`    longest task ${longtask.toFixed(0)} ms, longest frame gap ${gap.toFixed(0)} ms` +
 								(pulled ? `, ${pulled} frames where the page moved the scroll elsewhere` : ""),
