@@ -119,7 +119,7 @@ async function startProfile(page: Page): Promise<{ save(id: string): Promise<voi
 	if (!dir) return undefined;
 	const cdp = await page.context().newCDPSession(page);
 	await cdp.send("Profiler.enable");
-	await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+	await cdp.send("Profiler.setSamplingInterval", { interval: 1000 });
 	await cdp.send("Profiler.start");
 	return {
 		async save(id) {
