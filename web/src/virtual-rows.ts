@@ -53,6 +53,9 @@ interface Model {
 	passes: number;
 	/** scrollTop as this code last saw or set it: a different one means a scroll whose event has not come yet. */
 	lastTop: number | undefined;
+	/** Bumped when a measured height changes: the offsets are rebuilt only then or when the rows change. */
+	heightsVersion: number;
+	offsetsVersion: number;
 }
 
 /** First index whose row ends below `y`. */
@@ -98,6 +101,8 @@ export function useVirtualRows(
 		frame: undefined,
 		passes: 0,
 		lastTop: undefined,
+		heightsVersion: 0,
+		offsetsVersion: -1,
 	}).current;
 	const [atBottom, setAtBottom] = useState(true);
 	const nearTop = useRef(onNearTop);
@@ -109,17 +114,25 @@ export function useVirtualRows(
 		noteScroll(m, now, list.current?.offsetTop ?? 0);
 	}
 	const estimate = m.measuredCount ? m.measuredSum / m.measuredCount : ESTIMATE_PX;
-	const offsets = new Array<number>(ids.length + 1);
-	offsets[0] = 0;
-	const index = new Map<string, number>();
-	for (let i = 0; i < ids.length; i++) {
-		const id = ids[i] as string;
-		index.set(id, i);
-		offsets[i + 1] = (offsets[i] as number) + (m.heights.get(id) ?? estimate);
+	// Most redraws only move the window: the offsets and the index over every row are rebuilt only when the rows
+	// or a measured height changed (the scroll profile of 5,000 rows spent 6% of its time rebuilding them).
+	if (ids !== m.ids) {
+		const index = new Map<string, number>();
+		for (let i = 0; i < ids.length; i++) index.set(ids[i] as string, i);
+		m.index = index;
+		m.offsetsVersion = -1;
+	}
+	if (ids !== m.ids || m.offsetsVersion !== m.heightsVersion) {
+		const built = new Array<number>(ids.length + 1);
+		built[0] = 0;
+		for (let i = 0; i < ids.length; i++)
+			built[i + 1] = (built[i] as number) + (m.heights.get(ids[i] as string) ?? estimate);
+		m.offsets = built;
+		m.offsetsVersion = m.heightsVersion;
 	}
 	m.ids = ids;
-	m.offsets = offsets;
-	m.index = index;
+	const offsets = m.offsets;
+	const index = m.index;
 	const total = offsets[ids.length] as number;
 
 	let start = 0;
@@ -157,6 +170,7 @@ export function useVirtualRows(
 			m.heights.set(id, h);
 			changed = true;
 		}
+		if (changed) m.heightsVersion++;
 		if (m.stick) el.scrollTop = el.scrollHeight;
 		else if (m.anchor && m.index.has(m.anchor.id)) {
 			// Offsets as they are now in the DOM: measured rows inside the window, the padding above unchanged.
