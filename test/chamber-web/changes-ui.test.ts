@@ -69,15 +69,22 @@ describe("the Changes view in the browser", () => {
 
 	const sheet = () => page.getByTestId("changes");
 	const file = (path: string) => sheet().locator(`[data-testid="changes-file"][data-path="${path}"]`);
-	const scope = async (value: string) => {
-		await sheet().getByTestId("changes-scope").selectOption(value);
+	/** Shows the whole session, or the turn whose prompt starts with `prompt`. */
+	const scope = async (prompt: string) => {
+		const select = sheet().getByTestId("changes-scope");
+		if (prompt === "session") return void (await select.selectOption("session"));
+		const option = select.locator("option").filter({ hasText: prompt });
+		await select.selectOption((await option.getAttribute("value")) ?? "");
 	};
 
 	test("the agent's files, revert of a file and of a turn, a refused revert, a commit, on desktop and phone", async () => {
 		const id = await newSession(page);
 		await send(page, 'write {"path":"app.ts","content":"export const a = 1;\\nexport const b = 2;\\n"}');
 		await idle(page);
-		await send(page, 'edit {"path":"app.ts","edits":[{"oldText":"export const b = 2;","newText":"export const b = 3;"}]}');
+		await send(
+			page,
+			'edit {"path":"app.ts","edits":[{"oldText":"export const b = 2;","newText":"export const b = 3;"}]}',
+		);
 		await idle(page);
 		await send(page, 'write {"path":"notes.md","content":"# Notes\\nfrom the agent\\n"}');
 		await idle(page);
@@ -98,22 +105,22 @@ describe("the Changes view in the browser", () => {
 		await shot(page, "changes-desktop.png");
 
 		// One file of turn 2 (the edit): app.ts is as the write left it.
-		await scope("2");
+		await scope("edit {");
 		await file("app.ts").getByTestId("changes-revert").click();
 		await see(sheet().getByTestId("changes-notice"), "Reverted app.ts");
 		assert.equal(readFileSync(join(project, "app.ts"), "utf8"), "export const a = 1;\nexport const b = 2;\n");
 		await file("app.ts").getByTestId("changes-reverted").waitFor();
-		await see(rows(page, "changes"), "Reverted app.ts (turn 2)");
+		await see(rows(page, "changes"), /Reverted app\.ts \(turn \d+\)/);
 
 		// All of turn 3: notes.md, which it created, is gone.
-		await scope("3");
+		await scope('write {"path":"notes.md"');
 		await sheet().getByTestId("changes-revert-turn").click();
 		await see(sheet().getByTestId("changes-notice"), "Reverted notes.md");
 		assert.equal(existsSync(join(project, "notes.md")), false);
 
 		// The user edits app.ts: reverting turn 1 refuses, names the file, and keeps the edit.
 		writeFileSync(join(project, "app.ts"), "// mine\n");
-		await scope("1");
+		await scope('write {"path":"app.ts"');
 		await sheet().getByTestId("changes-revert-turn").click();
 		await see(sheet().getByTestId("changes-error"), /app\.ts changed since/);
 		assert.equal(readFileSync(join(project, "app.ts"), "utf8"), "// mine\n");

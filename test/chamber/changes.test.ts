@@ -130,7 +130,10 @@ describe("the Changes view over HTTP", () => {
 		);
 		assert.equal(byPath(view.files, "blob.bin").binary, true);
 		assert.equal(byPath(view.files, "blob.bin").diff, undefined);
-		assert.match(byPath(view.files, "app.ts").diff ?? "", /^--- \/dev\/null\n\+\+\+ b\/app\.ts\n@@ -0,0 \+1,2 @@\n\+export const a = 1;\n\+export const b = 3;\n$/);
+		assert.match(
+			byPath(view.files, "app.ts").diff ?? "",
+			/^--- \/dev\/null\n\+\+\+ b\/app\.ts\n@@ -0,0 \+1,2 @@\n\+export const a = 1;\n\+export const b = 3;\n$/,
+		);
 		const edit = byPath(view.turns[0]!.files, "app.ts");
 		assert.equal(edit.status, "modified");
 		assert.match(edit.diff ?? "", /-export const b = 2;\n\+export const b = 3;/);
@@ -144,7 +147,10 @@ describe("the Changes view over HTTP", () => {
 		const one = await revert(id, { path: "app.ts", turn: 3 });
 		assert.equal(one.status, 200, JSON.stringify(one.body));
 		assert.equal(readFileSync(join(repo, "app.ts"), "utf8"), "export const a = 1;\nexport const b = 2;\n");
-		await stream.waitFor((e) => e.event === "transcript.row" && (e.payload.row as { kind: string }).kind === "changes", "the revert's row");
+		await stream.waitFor(
+			(e) => e.event === "transcript.row" && (e.payload.row as { kind: string }).kind === "changes",
+			"the revert's row",
+		);
 		// A whole turn: what bash did is undone, the deleted file back.
 		const turn = await revert(id, { turn: 2 });
 		assert.equal(turn.status, 200, JSON.stringify(turn.body));
@@ -181,7 +187,9 @@ describe("the Changes view over HTTP", () => {
 		// Without an identity, git's refusal is said plainly, and nothing is lost.
 		gitIn(repo, "config", "user.useConfigOnly", "true");
 		gitIn(repo, "config", "--unset", "user.email");
-		const noIdentity = await api.call<ErrorBody>("POST", `/api/pi/sessions/${id}/changes/commit`, { message: "Add app" });
+		const noIdentity = await api.call<ErrorBody>("POST", `/api/pi/sessions/${id}/changes/commit`, {
+			message: "Add app",
+		});
 		assert.equal(noIdentity.status, 422, JSON.stringify(noIdentity.body));
 		assert.equal(noIdentity.body.error.code, "no_identity");
 		assert.match(noIdentity.body.error.message, /git config user\.email/);
@@ -231,7 +239,10 @@ describe("the Changes view over HTTP", () => {
 	test("hostile: paths out of the project are refused for reads and writes, and a revert never writes outside", async () => {
 		const { id, stream, run } = await session(plain);
 		for (const path of ["escape/secret.txt", "../outside/secret.txt", join(outside, "secret.txt")]) {
-			const read = await api.call<ErrorBody>("GET", `/api/pi/sessions/${id}/changes/file?path=${encodeURIComponent(path)}`);
+			const read = await api.call<ErrorBody>(
+				"GET",
+				`/api/pi/sessions/${id}/changes/file?path=${encodeURIComponent(path)}`,
+			);
 			assert.equal(read.status, 403, `${path}: ${JSON.stringify(read.body)}`);
 			assert.equal(read.body.error.code, "outside_project");
 			const write = await revert(id, { path });

@@ -4,7 +4,7 @@
  * as a whole, naming each file, when one is no longer what the agent left: it never overwrites the user's edit.
  * Each revert leaves a row in the transcript (a custom message the model also sees, so it knows its change is gone).
  */
-import { GitError, git } from "./git.js";
+import { type GitError, git } from "./git.js";
 import { lstat } from "node:fs/promises";
 import { projectPath, writeInProject } from "./project-path.js";
 import type { ChangeTracker } from "./tracker.js";
@@ -61,7 +61,10 @@ export async function revert(tracker: ChangeTracker, hooks: SessionHooks, body: 
 		for (const span of spans) {
 			const special = specialOf(span);
 			if (special)
-				throw new SessionError("bad_file", `${span.path}: a ${special === "symlink" ? "symbolic link" : special}; revert it by hand`);
+				throw new SessionError(
+					"bad_file",
+					`${span.path}: a ${special === "symlink" ? "symbolic link" : special}; revert it by hand`,
+				);
 			projectPath(tracker.root, span.path);
 			if (!(await stillAgents(tracker, sessionId, span))) refused.push(span.path);
 		}
@@ -94,7 +97,11 @@ export async function revert(tracker: ChangeTracker, hooks: SessionHooks, body: 
 
 async function requireGit(tracker: ChangeTracker): Promise<void> {
 	if ((await tracker.mode()) !== "git")
-		throw new ChangesError(409, "not_git", "the session's directory is not in a git repository: nothing to stage or commit");
+		throw new ChangesError(
+			409,
+			"not_git",
+			"the session's directory is not in a git repository: nothing to stage or commit",
+		);
 }
 
 export async function stage(tracker: ChangeTracker, paths: readonly string[]): Promise<string[]> {
@@ -128,7 +135,9 @@ export async function commit(tracker: ChangeTracker, message: string): Promise<{
 		await git(tracker.root, ["commit", "-q", "-F", "-"], { input: message });
 	} catch (error) {
 		const stderr = (error as GitError).stderr ?? "";
-		if (/tell me who you are|unable to auto-detect email|empty ident|no email was given|user\.useConfigOnly/i.test(stderr))
+		if (
+			/tell me who you are|unable to auto-detect email|empty ident|no email was given|user\.useConfigOnly/i.test(stderr)
+		)
 			throw new ChangesError(
 				422,
 				"no_identity",

@@ -21,7 +21,10 @@ function hooksOf(live: LiveSession): SessionHooks {
 		sessionId: live.id,
 		streaming: session.isStreaming,
 		note: (text, details) =>
-			session.sendCustomMessage({ customType: CHANGES_ENTRY, content: text, display: true, details }, { triggerTurn: false }),
+			session.sendCustomMessage(
+				{ customType: CHANGES_ENTRY, content: text, display: true, details },
+				{ triggerTurn: false },
+			),
 	};
 }
 
@@ -65,7 +68,11 @@ export function changesRoutes(app: Hono, chamber: Chamber): void {
 								const record = turn?.files.find((f) => f.path === path);
 								return turn && record ? spanOfRecord(turn, record) : undefined;
 							})();
-				if (!span) throw new SessionError("not_found", `${path}: not changed by the agent${turnNumber ? ` in turn ${turnNumber}` : ""}`);
+				if (!span)
+					throw new SessionError(
+						"not_found",
+						`${path}: not changed by the agent${turnNumber ? ` in turn ${turnNumber}` : ""}`,
+					);
 				return { file: await fileView(tracker, live.id, span) };
 			});
 		}),

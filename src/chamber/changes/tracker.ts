@@ -122,7 +122,9 @@ export class ChangeTracker {
 		try {
 			this.pending.beforeTree = await snapshotTree(this.root, store.indexFile, this.excluded());
 		} catch (error) {
-			this.options.report?.(`Changes: the project could not be snapshotted before the run: ${(error as Error).message}`);
+			this.options.report?.(
+				`Changes: the project could not be snapshotted before the run: ${(error as Error).message}`,
+			);
 		}
 	}
 
@@ -139,7 +141,9 @@ export class ChangeTracker {
 		const store = this.store(pending.sessionId);
 		pending.writes.set(
 			name,
-			current.kind === "absent" ? { before: null } : { before: await store.putBlob(current.bytes), beforeMode: "100644" },
+			current.kind === "absent"
+				? { before: null }
+				: { before: await store.putBlob(current.bytes), beforeMode: "100644" },
 		);
 	}
 
@@ -155,7 +159,9 @@ export class ChangeTracker {
 				const after = await snapshotTree(this.root, store.indexFile, this.excluded());
 				for (const c of await treeChanges(this.root, pending.beforeTree, after)) files.push({ ...c });
 			} catch (error) {
-				this.options.report?.(`Changes: the project could not be snapshotted after the run: ${(error as Error).message}`);
+				this.options.report?.(
+					`Changes: the project could not be snapshotted after the run: ${(error as Error).message}`,
+				);
 				return;
 			}
 		} else {

@@ -43,24 +43,39 @@ export function spanOfRecord(turn: TurnRecord, record: FileRecord): Span {
 	};
 }
 
-/** The session's spans, by path: where several turns changed a file, from the first one's before to the last's after. */
+/**
+ * The session's spans, by path: where several turns changed a file, from the first one's before to the last's
+ * after, leaving out changes already reverted (so after reverting the newest turn's change, the session's Revert
+ * goes on from what the turn before left). A file whose every change is reverted spans them all, as reverted.
+ */
 export function sessionSpans(turns: readonly TurnRecord[]): Span[] {
-	const byPath = new Map<string, Span>();
+	const byPath = new Map<string, { turn: TurnRecord; record: FileRecord }[]>();
 	for (const turn of turns) {
 		for (const record of turn.files) {
-			const span = byPath.get(record.path);
-			if (!span || span.mode !== turn.mode) {
-				byPath.set(record.path, spanOfRecord(turn, record));
-				continue;
-			}
-			span.after = record.after;
-			if (record.afterMode) span.afterMode = record.afterMode;
-			else delete span.afterMode;
-			span.records.push(record);
-			span.turns.push(turn.turn);
+			const list = byPath.get(record.path) ?? [];
+			// A change of mode (a repository made mid-session) starts the file afresh: ids of two kinds never mix.
+			if (list.length > 0 && list[0]!.turn.mode !== turn.mode) list.length = 0;
+			list.push({ turn, record });
+			byPath.set(record.path, list);
 		}
 	}
-	return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+	const spans: Span[] = [];
+	for (const all of byPath.values()) {
+		const live = all.filter((x) => !x.record.reverted);
+		const chosen = live.length > 0 ? live : all;
+		const first = chosen[0]!;
+		const last = chosen[chosen.length - 1]!;
+		// Created and deleted again, or changed and changed back: no net change to show.
+		if (live.length > 0 && first.record.before === last.record.after) continue;
+		const span = spanOfRecord(first.turn, first.record);
+		span.after = last.record.after;
+		if (last.record.afterMode) span.afterMode = last.record.afterMode;
+		else delete span.afterMode;
+		span.records = chosen.map((x) => x.record);
+		span.turns = chosen.map((x) => x.turn.turn);
+		spans.push(span);
+	}
+	return spans.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 export function specialOf(span: Pick<Span, "beforeMode" | "afterMode">): "symlink" | "submodule" | undefined {
@@ -93,10 +108,10 @@ export async function fileView(tracker: ChangeTracker, sessionId: string, span: 
 	const read = (id: string | null) => (id === null ? Promise.resolve(null) : tracker.content(sessionId, span.mode, id));
 	const [before, after] = await Promise.all([read(span.before), read(span.after)]);
 	const binary = (before !== null && isBinary(before)) || (after !== null && isBinary(after));
-	const last = span.records[span.records.length - 1];
 	const view: FileChangeView = { path: span.path, status: statusOf(span), binary, added: 0, removed: 0 };
 	if (special) view.special = special;
-	if (last?.reverted) view.reverted = last.reverted;
+	const reverted = span.records.every((r) => r.reverted) ? span.records[span.records.length - 1]?.reverted : undefined;
+	if (reverted) view.reverted = reverted;
 	else if (!special && !(await stillAgents(tracker, sessionId, span))) view.changedSince = true;
 	if (binary) return view;
 	if ((before?.length ?? 0) > DIFF_MAX_BYTES || (after?.length ?? 0) > DIFF_MAX_BYTES) {

@@ -19,11 +19,11 @@ export const ChangesBodies = {
 		},
 		{ additionalProperties: false },
 	),
-	stage: Type.Object({ paths: Type.Array(RequestPath, { minItems: 1, maxItems: 1000 }) }, { additionalProperties: false }),
-	commit: Type.Object(
-		{ message: Type.String({ minLength: 1, maxLength: 20_000 }) },
+	stage: Type.Object(
+		{ paths: Type.Array(RequestPath, { minItems: 1, maxItems: 1000 }) },
 		{ additionalProperties: false },
 	),
+	commit: Type.Object({ message: Type.String({ minLength: 1, maxLength: 20_000 }) }, { additionalProperties: false }),
 };
 
 export type RevertBody = Static<typeof ChangesBodies.revert>;

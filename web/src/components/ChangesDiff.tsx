@@ -63,7 +63,7 @@ export function ChangesDiff({ path, diff }: { path: string; diff: string }) {
 					{l.kind === "skip" || !mod ? (
 						<span class="diff-text">{visibleText(l.text)}</span>
 					) : (
-						// biome-ignore lint/security/noDangerouslySetInnerHtml: highlight.js output escapes the source text
+						// highlight.js's output escapes the source text and adds only its own spans (syntax.ts).
 						<span class="diff-text" dangerouslySetInnerHTML={{ __html: mod.highlightLine(l.text, language) }} />
 					)}
 				</div>

@@ -70,19 +70,13 @@ export function ChangesPanel({ sessionId, streaming }: { sessionId: string; stre
 			return `Committed ${r.commit.slice(0, 7)}: ${r.summary}`;
 		});
 
-	const turn: TurnChangesView | undefined =
-		scope === "session" ? undefined : view?.turns.find((t) => t.turn === scope);
+	const turn: TurnChangesView | undefined = scope === "session" ? undefined : view?.turns.find((t) => t.turn === scope);
 	const files = scope === "session" ? view?.files : turn?.files;
 	const git = view?.mode === "git" ? view.git : undefined;
 
 	return (
 		<div class="changes-panel">
-			<button
-				type="button"
-				data-testid="changes-open"
-				aria-expanded={open}
-				onClick={() => setOpen(!open)}
-			>
+			<button type="button" data-testid="changes-open" aria-expanded={open} onClick={() => setOpen(!open)}>
 				Changes
 			</button>
 			{open && (
@@ -209,7 +203,11 @@ function ChangedFile(props: {
 					<span class="changes-path">{visiblePath(f.path)}</span>
 					<span class="diff-added-count">+{f.added}</span> <span class="diff-removed-count">−{f.removed}</span>
 					{f.binary && <span class="badge">binary</span>}
-					{f.reverted && <span class="badge" data-testid="changes-reverted">reverted</span>}
+					{f.reverted && (
+						<span class="badge" data-testid="changes-reverted">
+							reverted
+						</span>
+					)}
 					{f.changedSince && (
 						<span class="badge" title="The file is no longer what the agent left: a revert would refuse">
 							changed since
