@@ -203,6 +203,16 @@ describe("the Changes view over HTTP", () => {
 		assert.equal(committed.body.summary, "Add app");
 		assert.equal(gitIn(repo, "rev-parse", "HEAD").trim(), committed.body.commit);
 		assert.equal(gitIn(repo, "show", "HEAD:app.ts"), "// mine\n");
+
+		// Limits, just past each: a side over 1 MiB is listed without its diff; stage takes at most 1,000 paths.
+		await run(`bash {"command":"head -c ${1024 * 1024 + 1} /dev/zero | tr '\\\\000' a > big.txt"}`);
+		const big = byPath((await changes(id)).turns[0]!.files, "big.txt");
+		assert.equal(big.diff, undefined);
+		assert.match(big.note ?? "", /larger than 1048576 bytes/);
+		const many = Array.from({ length: 1001 }, (_, i) => `f${i}`);
+		const tooMany = await api.call<ErrorBody>("POST", `/api/pi/sessions/${id}/changes/stage`, { paths: many });
+		assert.equal(tooMany.status, 400);
+		assert.match(tooMany.body.error.message, /paths/);
 		stream.close();
 	});
 

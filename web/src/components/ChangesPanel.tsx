@@ -80,7 +80,15 @@ export function ChangesPanel({ sessionId, streaming }: { sessionId: string; stre
 				Changes
 			</button>
 			{open && (
-				<section class="changes-sheet" data-testid="changes" aria-label="Changes" data-mode={view?.mode}>
+				<section
+					class="changes-sheet"
+					data-testid="changes"
+					aria-label="Changes"
+					data-mode={view?.mode}
+					onKeyDown={(e) => {
+						if (e.key === "Escape") setOpen(false);
+					}}
+				>
 					<header class="changes-head">
 						<strong>Changes</strong>
 						<span class="badge" data-testid="changes-mode">
