@@ -67,7 +67,7 @@ export async function workTreeOf(cwd: string): Promise<string | undefined> {
  * private index `index`. `exclude`: a path under the project to leave out (pier's own state, when it lives there).
  */
 export async function snapshotTree(cwd: string, index: string, exclude?: string): Promise<string> {
-	const pathspec = ["--", ".", ...(exclude ? [`:(exclude,top)${exclude}`] : [])];
+	const pathspec = ["--", ".", ...(exclude ? [`:(exclude,literal)${exclude}`] : [])];
 	await git(cwd, ["add", "-A", "--ignore-errors", ...pathspec], { index }).catch((error: GitError) => {
 		// --ignore-errors still adds what it can: an unreadable file fails only itself (exit 1, a warning).
 		if (error.exitCode !== 1) throw error;
