@@ -421,6 +421,7 @@ export class Chamber {
 	private openOptions(cwd: string, approve: boolean | undefined) {
 		return {
 			cwd,
+			stateDir: this.options.stateDir,
 			...(approve !== undefined ? { approve } : {}),
 			...(this.options.extensionPaths ? { extensionPaths: this.options.extensionPaths } : {}),
 			...(this.options.model ? { model: this.options.model } : {}),

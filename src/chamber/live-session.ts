@@ -3,11 +3,13 @@
  * and the projection of everything the session does (agent events, persisted entries) onto that channel.
  */
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { ThinkingLevel } from "@earendil-works/pi-agent-core";
 import type { AgentSessionEvent, SessionEntry, SessionManager } from "@earendil-works/pi-coding-agent";
 import { commandContextActions } from "../agent/command-actions.js";
 import { createPierRuntime, modelRefOf, type PierRuntime, type SessionTarget } from "../agent/session-factory.js";
 import { AgentEventProjection } from "./agent-events.js";
+import { ChangeTracker } from "./changes/tracker.js";
 import { sessionCommands } from "./chamber-commands.js";
 import { EventChannel, RUN_SEQUENCE_BASE } from "./events/channel.js";
 import { watchPersistence } from "./persistence-watch.js";
@@ -45,6 +47,8 @@ export interface OpenOptions {
 	onShutdown?: (session: LiveSession) => void;
 	/** The stream the page already follows (cold-stream.ts): its clients stay attached as the runtime starts. */
 	channel?: EventChannel;
+	/** pier's state directory: the Changes view keeps its records under `<stateDir>/changes` (changes/store.ts). */
+	stateDir: string;
 }
 
 export class LiveSession {
@@ -80,6 +84,8 @@ export class LiveSession {
 	private constructor(
 		readonly pier: PierRuntime,
 		private readonly options: OpenOptions,
+		/** What each run changed in the project (changes/tracker.ts), for the Changes view. */
+		readonly changes: ChangeTracker,
 	) {
 		const id = pier.runtime.session.sessionId;
 		this.channel =
@@ -123,6 +129,12 @@ export class LiveSession {
 
 	static async open(options: OpenOptions): Promise<LiveSession> {
 		let live: LiveSession | undefined;
+		const changes = new ChangeTracker({
+			cwd: options.cwd,
+			changesDir: join(options.stateDir, "changes"),
+			stateDir: options.stateDir,
+			report: (message) => live?.reportError(message, "changes"),
+		});
 		const pier = await createPierRuntime({
 			cwd: options.cwd,
 			session: options.target,
@@ -134,9 +146,10 @@ export class LiveSession {
 			...(options.thinkingLevel ? { thinkingLevel: options.thinkingLevel } : {}),
 			...(options.extensionFlags ? { extensionFlags: new Map(options.extensionFlags) } : {}),
 			extensionHost: { environment: { PICHAMBER: "1" } },
+			extensionFactories: [changes.extension],
 			onExtensionDiagnostic: (d) => live?.reportError(d.message, "extension host"),
 		});
-		live = new LiveSession(pier, options);
+		live = new LiveSession(pier, options, changes);
 		try {
 			await live.start();
 		} catch (error) {

@@ -10,6 +10,7 @@ import { SessionInUseError } from "../agent/session-lease.js";
 import { agentDir } from "../agent/paths.js";
 import { availableModels } from "../agent/session-factory.js";
 import type { Chamber } from "./chamber.js";
+import { changesRoutes } from "./changes/routes.js";
 import { extensionList } from "./extension-list.js";
 import { grantRoutes } from "./grant-routes.js";
 import { mcpAppRoutes } from "./mcp-apps/routes.js";
@@ -305,6 +306,8 @@ export function piRoutes(chamber: Chamber): Hono {
 
 	mcpRoutes(app, chamber);
 	mcpAppRoutes(app, chamber);
+	// Issue 33, Changes: what the agent changed in the project, revert, stage, commit.
+	changesRoutes(app, chamber);
 
 	app.get("/projects/trust", (c) => c.json(chamber.trustOf(c.req.query("cwd") ?? ".")));
 

@@ -3,6 +3,7 @@
  * and live appends, so a row looks the same whether a client watched it arrive or loaded it later; its id
  * is the entry's id, which is what lets clients merge replays without duplicates.
  */
+import { CHANGES_ENTRY } from "./changes/wire.js";
 import { estimateTokens, type SessionEntry } from "@earendil-works/pi-coding-agent";
 import { valueTooDeep } from "../extensions/protocol/depth.js";
 import { splitAttachedFiles } from "./attached-files.js";
@@ -168,6 +169,9 @@ export function rowOf(entry: SessionEntry): TranscriptRow | undefined {
 		case "message":
 			return messageRow(entry);
 		case "custom_message":
+			// Issue 33, Changes: a revert's row (changes/actions.ts).
+			if (entry.customType === CHANGES_ENTRY)
+				return { kind: "changes", id: entry.id, text: textOf(entry.content).slice(0, 4000), timestamp: timeOf(entry) };
 			return customMessageRow(entry.id, entry.customType, entry.content, entry.details);
 		case "custom": {
 			const data = entry.data as Record<string, unknown> | undefined;

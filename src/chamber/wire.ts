@@ -288,7 +288,9 @@ export type TranscriptRow =
 	| { kind: "custom"; id: string; customType: string; content: unknown; drawn?: true }
 	| { kind: "error"; id: string; message: string; source?: string; timestamp: number }
 	/** A dialog that ended unanswered: the trace it leaves once it is gone from the screen. */
-	| { kind: "dialog"; id: string; method: DialogMethod; title: string; reason: UnansweredReason; timestamp: number };
+	| { kind: "dialog"; id: string; method: DialogMethod; title: string; reason: UnansweredReason; timestamp: number }
+	/** Issue 33, Changes: a revert from the Changes view (a `pier.changes` custom message; the model sees it too). */
+	| { kind: "changes"; id: string; text: string; timestamp: number };
 
 export type WidgetPlacement = "aboveEditor" | "belowEditor";
 

@@ -283,6 +283,13 @@ export const api = {
 		}),
 	getUiSettings: () => request<UiSettings>("GET", "/api/pi/ui-settings"),
 	putUiSettings: (settings: UiSettings) => request<UiSettings>("PUT", "/api/pi/ui-settings", settings),
+	// Issue 33, Changes (ChangesPanel.tsx; the types are src/chamber/changes/wire.ts).
+	changes: <T>(id: string) => request<T>("GET", `${session(id)}/changes`),
+	changesRevert: <T>(id: string, body: { path?: string; turn?: number }) =>
+		request<T>("POST", `${session(id)}/changes/revert`, body),
+	changesStage: (id: string, paths: string[]) =>
+		request<{ staged: string[] }>("POST", `${session(id)}/changes/stage`, { paths }),
+	changesCommit: <T>(id: string, message: string) => request<T>("POST", `${session(id)}/changes/commit`, { message }),
 };
 
 /** A short human sentence for an error, with the wait time for rate limiting. */

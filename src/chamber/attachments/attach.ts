@@ -25,7 +25,8 @@ export interface Attachments {
 	images: ImageContent[];
 }
 
-function inside(root: string, path: string): boolean {
+/** The `outside_project` rule: `path` (already resolved, symlinks too) is `root` or below it. */
+export function inside(root: string, path: string): boolean {
 	const rel = relative(root, path);
 	return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }

@@ -198,6 +198,13 @@ function RowView({ row, live, results, onCommand, marker, onReveal, appOpen }: R
 					{row.method === "form" ? "Form" : "Question"} “{visible(row.title)}” {DIALOG_ENDINGS[row.reason]}
 				</div>
 			);
+		case "changes":
+			// Issue 33, Changes: a revert from the Changes view.
+			return (
+				<div class="row row-note row-changes" {...common}>
+					{visibleText(row.text)}
+				</div>
+			);
 		case "custom": {
 			const raw = (
 				<details class="card card-custom">

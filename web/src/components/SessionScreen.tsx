@@ -22,6 +22,7 @@ import { CustomLayer } from "./CustomOverlay.js";
 import { OverlayLayer } from "./Overlay.js";
 import { StatusBar, Widgets } from "./Extras.js";
 import { ModelPicker, ThinkingPicker } from "./Pickers.js";
+import { ChangesPanel } from "./ChangesPanel.js";
 import { ExtensionsPanel } from "./ExtensionsPanel.js";
 import { McpPanel } from "./McpPanel.js";
 import { SessionNotice } from "./SessionNotice.js";
@@ -301,6 +302,7 @@ function LiveSession({
 						<UsageFooter usage={view.usage} />
 						<McpPanel sessionId={sessionId} />
 						<ExtensionsPanel sessionId={sessionId} />
+						<ChangesPanel sessionId={sessionId} streaming={view.streaming} />
 					</div>
 					<Widgets widgets={view.ui.widgets} placement="belowEditor" />
 				</div>
