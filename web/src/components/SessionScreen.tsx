@@ -24,6 +24,7 @@ import { StatusBar, Widgets } from "./Extras.js";
 import { ModelPicker, ThinkingPicker } from "./Pickers.js";
 import { ExtensionsPanel } from "./ExtensionsPanel.js";
 import { McpPanel } from "./McpPanel.js";
+import { WorktreePanel } from "./WorktreePanel.js";
 import { SessionNotice } from "./SessionNotice.js";
 import { type Reveal, SidePane } from "./SidePane.js";
 import { useToast } from "./Toasts.js";
@@ -299,6 +300,7 @@ function LiveSession({
 						/>
 						<StatusBar statuses={view.ui.statuses} />
 						<UsageFooter usage={view.usage} />
+						<WorktreePanel sessionId={sessionId} />
 						<McpPanel sessionId={sessionId} />
 						<ExtensionsPanel sessionId={sessionId} />
 					</div>
