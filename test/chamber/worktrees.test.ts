@@ -257,10 +257,18 @@ describe("worktrees in the chamber API", () => {
 
 		// A hand-edited worktrees.json naming the main checkout, or a folder outside pier's, is ignored.
 		const records = join(stateDir, "worktrees.json");
-		const rest = existsSync(records) ? (JSON.parse(readFileSync(records, "utf8")) as { worktrees: unknown[] }) : { worktrees: [] };
+		const rest = existsSync(records)
+			? (JSON.parse(readFileSync(records, "utf8")) as { worktrees: unknown[] })
+			: { worktrees: [] };
 		const forged = [
 			{ path: repo, branch: "main", base: "main", repo, createdAt: "" },
-			{ path: join(realpathSync(stateDir), "worktrees", "..", "..", "own-worktree"), branch: "users-own", base: "main", repo, createdAt: "" },
+			{
+				path: join(realpathSync(stateDir), "worktrees", "..", "..", "own-worktree"),
+				branch: "users-own",
+				base: "main",
+				repo,
+				createdAt: "",
+			},
 			{ path: realpathSync(own), branch: "users-own", base: "main", repo, createdAt: "" },
 		];
 		writeFileSync(records, JSON.stringify({ version: 1, worktrees: [...rest.worktrees, ...forged] }));
@@ -271,7 +279,10 @@ describe("worktrees in the chamber API", () => {
 		await refused("/api/pi/sessions/no-such-session/worktree/merge", {}, 404, "not_found");
 		const stranger = new ApiClient(serve.url);
 		assert.equal((await stranger.call("POST", "/api/pi/worktrees", { cwd: repo })).status, 401);
-		assert.equal((await stranger.call("POST", `/api/pi/sessions/${inMain.id}/worktree/remove`, { force: true })).status, 401);
+		assert.equal(
+			(await stranger.call("POST", `/api/pi/sessions/${inMain.id}/worktree/remove`, { force: true })).status,
+			401,
+		);
 		assert.equal((await stranger.call("GET", `/api/pi/sessions/${inMain.id}/worktree`)).status, 401);
 	});
 });

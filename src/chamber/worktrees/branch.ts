@@ -69,7 +69,8 @@ function readHead(file: string): string | undefined {
 	if (!stat?.isFile()) return undefined;
 	const known = heads.get(file);
 	// git replaces HEAD by a rename: a new inode, even within one mtime tick.
-	if (known && known.ino === stat.ino && known.mtimeMs === stat.mtimeMs && known.size === stat.size) return known.branch;
+	if (known && known.ino === stat.ino && known.mtimeMs === stat.mtimeMs && known.size === stat.size)
+		return known.branch;
 	const text = (safeRead(file) ?? "").trim();
 	const ref = /^ref:\s*refs\/heads\/(.+)$/.exec(text);
 	const branch = ref ? ref[1]! : /^[0-9a-f]{40,64}$/.test(text) ? text.slice(0, 7) : undefined;

@@ -48,14 +48,18 @@ export class WorktreeStore {
 		this.save(this.list().filter((w) => w.path !== path));
 	}
 
-	/** A worktree folder strictly below `<stateDir>/worktrees/` (two levels: repository, branch). */
+	/** A worktree folder exactly where `folderFor` puts them: three levels below `<stateDir>/worktrees/`. */
 	isUnderRoot(path: string): boolean {
 		const rel = relative(this.root, path);
-		return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) && rel.split(sep).length === 2;
+		return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) && rel.split(sep).length === 3;
 	}
 
-	folderFor(repoName: string, slug: string): string {
-		return join(this.root, repoName, slug);
+	/**
+	 * `<root>/<repository>-<hash>/<branch>/<repository>`: one folder per repository and branch, and the worktree
+	 * itself named as its repository, so the session list shows the project's name (and the branch beside it).
+	 */
+	folderFor(repoKey: string, branchSlug: string, repoName: string): string {
+		return join(this.root, repoKey, branchSlug, repoName);
 	}
 
 	private save(worktrees: Omit<WorktreeView, "cwd">[]): void {

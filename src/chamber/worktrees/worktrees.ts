@@ -51,9 +51,11 @@ export class Worktrees {
 			if ((await git(top, ["rev-parse", "--verify", "--quiet", "HEAD"])).code !== 0)
 				throw new WorktreeError(409, "no_commit", `${top} has no commit yet: commit something to branch from`);
 			const branch = requested?.trim() ? await checkBranchName(top, requested.trim()) : await freshBranch(top);
-			const repoName = `${safeSlug(basename(top)) || "repo"}-${createHash("sha256").update(top).digest("hex").slice(0, 8)}`;
-			let path = this.store.folderFor(repoName, safeSlug(branch));
-			for (let n = 2; existsSync(path); n++) path = this.store.folderFor(repoName, `${safeSlug(branch)}-${n}`);
+			const repoName = safeSlug(basename(top)) || "repo";
+			const repoKey = `${repoName}-${createHash("sha256").update(top).digest("hex").slice(0, 8)}`;
+			let path = this.store.folderFor(repoKey, safeSlug(branch), repoName);
+			for (let n = 2; existsSync(dirname(path)); n++)
+				path = this.store.folderFor(repoKey, `${safeSlug(branch)}-${n}`, repoName);
 			const added = await git(top, ["worktree", "add", "-b", branch, path, `refs/heads/${base}`], SLOW_MS);
 			if (added.code !== 0)
 				throw new WorktreeError(
@@ -169,7 +171,11 @@ export class Worktrees {
 						`The worktree has uncommitted work: ${nameFiles(dirty)}. Commit or merge it first, or remove with force to discard it.`,
 					);
 			}
-			const removed = await git(view.repo, ["worktree", "remove", ...(options.force ? ["--force"] : []), view.path], SLOW_MS);
+			const removed = await git(
+				view.repo,
+				["worktree", "remove", ...(options.force ? ["--force"] : []), view.path],
+				SLOW_MS,
+			);
 			if (removed.code !== 0)
 				throw new WorktreeError(
 					409,
@@ -178,7 +184,10 @@ export class Worktrees {
 				);
 			this.store.delete(view.path);
 			removeIfEmpty(dirname(view.path));
-			const merged = (await git(view.repo, ["merge-base", "--is-ancestor", `refs/heads/${view.branch}`, `refs/heads/${view.base}`])).code === 0;
+			removeIfEmpty(dirname(dirname(view.path)));
+			const merged =
+				(await git(view.repo, ["merge-base", "--is-ancestor", `refs/heads/${view.branch}`, `refs/heads/${view.base}`]))
+					.code === 0;
 			const deleted = merged && (await git(view.repo, ["branch", "-d", view.branch])).code === 0;
 			return {
 				removed: true,
@@ -194,7 +203,11 @@ export class Worktrees {
 	private mustFind(cwd: string): WorktreeView {
 		const view = this.find(cwd);
 		if (!view)
-			throw new WorktreeError(409, "not_a_worktree", `${cwd} is not in a worktree pier made: nothing to merge or remove`);
+			throw new WorktreeError(
+				409,
+				"not_a_worktree",
+				`${cwd} is not in a worktree pier made: nothing to merge or remove`,
+			);
 		if (!existsSync(view.path)) {
 			this.store.delete(view.path);
 			throw new WorktreeError(404, "not_found", `the worktree ${view.path} is gone`);
@@ -240,7 +253,8 @@ function realDir(path: string, field: string): string {
 	} catch {
 		throw new WorktreeError(422, "bad_request", `${field}: ${path} does not exist`);
 	}
-	if (!statSync(real).isDirectory()) throw new WorktreeError(422, "bad_request", `${field}: ${path} is not a directory`);
+	if (!statSync(real).isDirectory())
+		throw new WorktreeError(422, "bad_request", `${field}: ${path} is not a directory`);
 	return real;
 }
 
@@ -310,4 +324,3 @@ function removeIfEmpty(dir: string): void {
 		// Not empty (other worktrees of the repository) or gone: either is fine.
 	}
 }
-

@@ -36,7 +36,7 @@ export function BranchMark({ session }: { session: SessionSummary }) {
 			title={session.worktree ? `Worktree on branch ${session.branch}` : `Branch ${session.branch}`}
 		>
 			<BranchIcon />
-			{visible(session.branch)}
+			<span class="session-branch-name">{visible(session.branch)}</span>
 		</span>
 	);
 }
@@ -49,7 +49,13 @@ export interface WorktreeChoice {
 export const NO_WORKTREE: WorktreeChoice = { on: false, branch: "" };
 
 /** The form's "In a new worktree" box and, when ticked, the branch name (empty: the daemon names one). */
-export function WorktreeFields({ choice, onChange }: { choice: WorktreeChoice; onChange: (c: WorktreeChoice) => void }) {
+export function WorktreeFields({
+	choice,
+	onChange,
+}: {
+	choice: WorktreeChoice;
+	onChange: (c: WorktreeChoice) => void;
+}) {
 	return (
 		<div class="worktree-fields">
 			<label class="worktree-toggle">

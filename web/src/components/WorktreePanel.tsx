@@ -79,7 +79,8 @@ export function WorktreePanel({ sessionId }: { sessionId: string }) {
 	return (
 		<details class="worktree-panel" onToggle={(e) => e.currentTarget.open && void load()}>
 			<summary data-testid="worktree" title={`Worktree on ${status.branch}, from ${status.base}`}>
-				<BranchIcon /> {visible(status.branch)}
+				<BranchIcon />
+				<span class="session-branch-name">{visible(status.branch)}</span>
 			</summary>
 			<div class="worktree-body" data-testid="worktree-body">
 				<p>
@@ -114,10 +115,22 @@ export function WorktreePanel({ sessionId }: { sessionId: string }) {
 					</>
 				)}
 				<div class="extensions-buttons">
-					<button type="button" class="primary" data-testid="worktree-merge" disabled={busy} onClick={() => void merge()}>
+					<button
+						type="button"
+						class="primary"
+						data-testid="worktree-merge"
+						disabled={busy}
+						onClick={() => void merge()}
+					>
 						{dirty && message.trim() ? "Commit and merge" : `Merge into ${visible(status.base)}`}
 					</button>
-					<button type="button" class="danger" data-testid="worktree-remove" disabled={busy} onClick={() => void remove()}>
+					<button
+						type="button"
+						class="danger"
+						data-testid="worktree-remove"
+						disabled={busy}
+						onClick={() => void remove()}
+					>
 						Remove worktree
 					</button>
 					<button type="button" data-testid="worktree-refresh" disabled={busy} onClick={() => void load()}>
