@@ -12,6 +12,7 @@ import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { type Serve, startServe } from "../helpers/chamber.js";
 import { tempDir } from "../helpers/pier-cli.js";
+import { seriousViolations } from "./axe.js";
 import {
 	DESKTOP,
 	dismissToasts,
@@ -106,6 +107,7 @@ describe("worktrees in the browser", () => {
 		await see(page.getByTestId("worktree-merge"), "Commit and merge");
 		await dismissToasts(page);
 		await shot(page, "worktrees-desktop.png");
+		assert.deepEqual(await seriousViolations(page), [], "axe-core: the open panel and the list's branch");
 		await page.getByTestId("worktree-merge").click();
 		await see(page.getByTestId("worktree-note"), "Merged feature/ui into main (1 commit)");
 		assert.equal(readFileSync(join(repo, "x.ts"), "utf8"), "export const x = 1;\n");
@@ -129,6 +131,7 @@ describe("worktrees in the browser", () => {
 			await dismissToasts(small);
 			assert.equal(await horizontalOverflow(small), 0, "nothing sticks out sideways at 390 px");
 			await shot(small, "worktrees-phone.png");
+			assert.deepEqual(await seriousViolations(small), [], "axe-core: the panel on a phone");
 			await small.getByTestId("worktree-remove").click();
 			await see(small.getByTestId("toast"), "Removed the worktree and its branch feature/ui");
 			await small.getByTestId("worktree").waitFor({ state: "detached" });
