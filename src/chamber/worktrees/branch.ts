@@ -46,6 +46,8 @@ export function branchOf(cwd: string, now = Date.now()): BranchFacts {
 
 function locateHead(cwd: string): { head: string | undefined; linked: boolean } {
 	let dir = resolve(cwd);
+	// A folder that is gone (a removed worktree) is on no branch, whatever repository holds the place it was.
+	if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return { head: undefined, linked: false };
 	for (;;) {
 		const dotGit = join(dir, ".git");
 		const stat = statSync(dotGit, { throwIfNoEntry: false });
