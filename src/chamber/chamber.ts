@@ -23,6 +23,7 @@ import { entryOfFile, viewOfFile } from "./session-file.js";
 import { type UserImage, userImage } from "./user-images.js";
 import { forkedFromOf, latestRows, pageOf, type RowPage } from "./transcript.js";
 import { isCommandName } from "./ui/text.js";
+import { branchOf } from "./worktrees/branch.js";
 import { BUILTIN_SHORTCUTS } from "./ui/shortcuts.js";
 import type { CreateSessionBody, SessionSummary, SessionView, TrashedSession, TrustView, UiSettings } from "./wire.js";
 
@@ -159,6 +160,7 @@ export class Chamber {
 				live: false,
 				streaming: false,
 				...forkedFromOf(info.parentSession),
+				...branchOf(info.cwd),
 			});
 		}
 		// Open sessions know better (and a new one has no file until its first answer).

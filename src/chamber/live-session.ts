@@ -25,6 +25,7 @@ import { stampMessageCards } from "./ui/card-owner.js";
 import { LIMITS } from "./ui/descriptors.js";
 import { type DialogEnd, SessionUi } from "./ui/session-ui.js";
 import { assistantUsages, otherUsages, sameUsage, usageOf } from "./usage.js";
+import { branchOf } from "./worktrees/branch.js";
 import type { CommandView, EventName, EventPayloads, SessionSummary, SessionUsage, SessionView } from "./wire.js";
 
 export interface OpenOptions {
@@ -383,6 +384,7 @@ export class LiveSession {
 				streaming: this.session.isStreaming,
 			}),
 			...(waiting > 0 ? { waiting } : {}),
+			...branchOf(header.cwd),
 		};
 	}
 

@@ -15,6 +15,7 @@ import { extensionList } from "./extension-list.js";
 import { grantRoutes } from "./grant-routes.js";
 import { mcpAppRoutes } from "./mcp-apps/routes.js";
 import { mcpRoutes } from "./mcp-routes.js";
+import { worktreeRoutes } from "./worktrees/routes.js";
 import { drawingsRoutes } from "./tui/drawings-route.js";
 import { paletteRoutes } from "./tui/palette-route.js";
 import { providerRoutes, thinkingLevelsOf } from "./provider-routes.js";
@@ -308,6 +309,8 @@ export function piRoutes(chamber: Chamber): Hono {
 	mcpAppRoutes(app, chamber);
 	// Issue 33, Changes: what the agent changed in the project, revert, stage, commit.
 	changesRoutes(app, chamber);
+	// Issue 33, worktrees: POST /worktrees, GET /sessions/:id/worktree, POST …/worktree/merge and …/remove.
+	worktreeRoutes(app, chamber);
 
 	app.get("/projects/trust", (c) => c.json(chamber.trustOf(c.req.query("cwd") ?? ".")));
 

@@ -198,6 +198,10 @@ export interface SessionSummary {
 	heldBy?: SessionHolder;
 	/** An action is starting its runtime (extensions included) now; absent otherwise. */
 	starting?: true;
+	/** The git branch its folder is on (read from git's HEAD file; a detached HEAD: 7 hex digits); absent outside git. */
+	branch?: string;
+	/** Its folder is in a linked git worktree (e.g. one pier made for it: `GET /sessions/:id/worktree`). */
+	worktree?: true;
 }
 
 /** The holder of a session file's lease (session-lease.ts), as a client sees it. */

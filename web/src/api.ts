@@ -22,6 +22,10 @@ import type {
 	TreeNodeView,
 	TrustView,
 	UiSettings,
+	WorktreeMerged,
+	WorktreeRemoved,
+	WorktreeStatus,
+	WorktreeView,
 } from "./types.js";
 
 export type ImageAttachment = NonNullable<PromptBody["images"]>[number];
@@ -282,6 +286,14 @@ export const api = {
 			...(dir ? { dir } : {}),
 		}),
 	getUiSettings: () => request<UiSettings>("GET", "/api/pi/ui-settings"),
+	// Issue 33, worktrees (src/chamber/worktrees/wire.ts): a worktree for a new session, and the session's own.
+	createWorktree: (body: { cwd?: string; branch?: string }) =>
+		request<{ worktree: WorktreeView }>("POST", "/api/pi/worktrees", body),
+	worktree: (id: string) => request<{ worktree: WorktreeStatus | null }>("GET", `${session(id)}/worktree`),
+	mergeWorktree: (id: string, commit?: string) =>
+		request<WorktreeMerged>("POST", `${session(id)}/worktree/merge`, commit ? { commit } : {}),
+	removeWorktree: (id: string, force: boolean) =>
+		request<WorktreeRemoved>("POST", `${session(id)}/worktree/remove`, force ? { force } : {}),
 	putUiSettings: (settings: UiSettings) => request<UiSettings>("PUT", "/api/pi/ui-settings", settings),
 	// Issue 33, Changes (ChangesPanel.tsx; the types are src/chamber/changes/wire.ts).
 	changes: <T>(id: string) => request<T>("GET", `${session(id)}/changes`),

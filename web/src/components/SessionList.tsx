@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError, api, describeError } from "../api.js";
 import { basename, relativeTime } from "../format.js";
-import type { SessionSummary, TrustView } from "../types.js";
+import type { SessionSummary, TrustView, WorktreeView } from "../types.js";
 import { Icon, IconButton } from "./Icon.js";
 import { useConfirm } from "./Confirm.js";
 import { TrustCard } from "./TrustCard.js";
@@ -14,6 +14,7 @@ import { useToast } from "./Toasts.js";
 import { TrashList } from "./TrashList.js";
 import { useMessageSearch } from "../session-search.js";
 import { visible } from "../visible.js";
+import { BranchMark, NO_WORKTREE, WorktreeFields, worktreeCwd } from "./WorktreeBranch.js";
 
 interface ListProps {
 	sessions: SessionSummary[];
@@ -264,6 +265,7 @@ function SessionItem({ session, selected, onSelect, onChanged, onDeleted }: Item
 						)}
 						<span title={session.cwd}>{basename(session.cwd)}</span>
 						<span>· {relativeTime(session.modifiedAt)}</span>
+						<BranchMark session={session} />
 						{session.forkedFrom && <span data-testid="session-fork-mark">· fork</span>}
 					</span>
 				</button>
@@ -292,6 +294,9 @@ function NewSession({ onCreated }: { onCreated: (s: SessionSummary) => void }) {
 	const [askTrust, setAskTrust] = useState<string | undefined>();
 	/** The daemon's view of the project: the parent folder the button names, the MCP servers it would start. */
 	const [trustView, setTrustView] = useState<TrustView | undefined>();
+	/** Issue 33: "in a new worktree", and the worktree made for this session while its trust question is open. */
+	const [worktree, setWorktree] = useState(NO_WORKTREE);
+	const made = useRef<WorktreeView | undefined>(undefined);
 
 	const create = async (approve?: boolean, trustParent?: boolean) => {
 		setBusy(true);
@@ -302,15 +307,19 @@ function NewSession({ onCreated }: { onCreated: (s: SessionSummary) => void }) {
 			if (cwd.trim()) body.cwd = cwd.trim();
 			if (approve !== undefined) body.approve = approve;
 			if (trustParent) body.trustParent = true;
+			const inWorktree = await worktreeCwd(cwd.trim(), worktree, made);
+			if (inWorktree) body.cwd = inWorktree;
 			const r = await api.createSession(body);
 			setAskTrust(undefined);
 			// The next session starts from the default again; the path typed here is not a setting.
 			setCwd("");
+			setWorktree(NO_WORKTREE);
+			made.current = undefined;
 			onCreated(r.session);
 		} catch (err) {
 			if (err instanceof ApiError && err.code === "trust_required") {
 				setAskTrust(err.message);
-				setTrustView(await api.projectTrust(cwd.trim()).catch(() => undefined));
+				setTrustView(await api.projectTrust(made.current?.cwd ?? cwd.trim()).catch(() => undefined));
 			} else setError(describeError(err));
 		} finally {
 			setBusy(false);
@@ -335,6 +344,15 @@ function NewSession({ onCreated }: { onCreated: (s: SessionSummary) => void }) {
 					onInput={(e) => {
 						setCwd(e.currentTarget.value);
 						setAskTrust(undefined);
+						made.current = undefined;
+					}}
+				/>
+				<WorktreeFields
+					choice={worktree}
+					onChange={(choice) => {
+						setWorktree(choice);
+						setAskTrust(undefined);
+						made.current = undefined;
 					}}
 				/>
 				<button type="submit" class="primary" data-testid="new-session" disabled={busy}>

@@ -25,6 +25,7 @@ import { ModelPicker, ThinkingPicker } from "./Pickers.js";
 import { ChangesPanel } from "./ChangesPanel.js";
 import { ExtensionsPanel } from "./ExtensionsPanel.js";
 import { McpPanel } from "./McpPanel.js";
+import { WorktreePanel } from "./WorktreePanel.js";
 import { SessionNotice } from "./SessionNotice.js";
 import { type Reveal, SidePane } from "./SidePane.js";
 import { useToast } from "./Toasts.js";
@@ -300,6 +301,7 @@ function LiveSession({
 						/>
 						<StatusBar statuses={view.ui.statuses} />
 						<UsageFooter usage={view.usage} />
+						<WorktreePanel sessionId={sessionId} />
 						<McpPanel sessionId={sessionId} />
 						<ExtensionsPanel sessionId={sessionId} />
 						<ChangesPanel sessionId={sessionId} streaming={view.streaming} />
