@@ -11,6 +11,7 @@ import { agentDir } from "../agent/paths.js";
 import { availableModels } from "../agent/session-factory.js";
 import type { Chamber } from "./chamber.js";
 import { extensionList } from "./extension-list.js";
+import { filesRoutes } from "./files/routes.js";
 import { grantRoutes } from "./grant-routes.js";
 import { mcpAppRoutes } from "./mcp-apps/routes.js";
 import { mcpRoutes } from "./mcp-routes.js";
@@ -319,6 +320,7 @@ export function piRoutes(chamber: Chamber): Hono {
 	);
 	app.route("/", paletteRoutes());
 	app.route("/", drawingsRoutes(chamber));
+	app.route("/", filesRoutes(chamber));
 	app.route("/providers", providerRoutes({ refreshSessions: (ids) => chamber.refreshModels(ids) }));
 
 	app.get("/ui-settings", (c) => c.json(chamber.uiSettings()));
