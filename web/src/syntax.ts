@@ -3,6 +3,7 @@
  * languages a project usually holds, in its own chunk fetched on first use. The output is highlight.js's HTML,
  * which escapes the source text and adds only `<span class="hljs-…">`, so it is safe to set as inner HTML.
  */
+/// <reference types="highlight.js" />
 import hljs from "highlight.js/lib/core";
 import bash from "highlight.js/lib/languages/bash";
 import c from "highlight.js/lib/languages/c";
@@ -37,7 +38,10 @@ const LANGUAGES = {
 	xml,
 	yaml,
 };
-for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, language);
+// highlight.js 10's own types disagree between a language module's export and registerLanguage's parameter.
+type LanguageFn = Parameters<typeof hljs.registerLanguage>[1];
+for (const [name, language] of Object.entries(LANGUAGES))
+	hljs.registerLanguage(name, language as unknown as LanguageFn);
 
 const BY_EXTENSION: Record<string, keyof typeof LANGUAGES> = {
 	sh: "bash",
