@@ -57,3 +57,10 @@ export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhig
 export type { CredentialInfo as Credential } from "../../src/chamber/auth/credential-list.js";
 export type { CustomProviderResult, ProviderView } from "../../src/chamber/provider-wire.js";
 export type { StyledLine, StyledSpan } from "../../src/chamber/tui/styled-text.js";
+export type {
+	FileEntry,
+	FileListing,
+	FilePreview,
+	UploadBody,
+	UploadResult,
+} from "../../src/chamber/files/files-wire.js";
