@@ -92,6 +92,7 @@ describe("the file browser in the browser", () => {
 	const entry = (p: Page, path: string) => p.locator(`[data-testid="files-entry"][data-path="${path}"] > button`);
 
 	test("browse, preview a coloured source file and an image, refuse a link out, attach a file to a prompt", async () => {
+		assert.equal(await page.getByTestId("attach-camera").count(), 0, "the camera is the phone's");
 		await page.getByTestId("files-open").click();
 		const sheet = page.getByTestId("files");
 		await entry(page, "src").waitFor();

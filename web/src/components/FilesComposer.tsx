@@ -4,7 +4,7 @@
  * `@` list. On a phone, the camera and a file picker sit beside the box: photos go the way pasted images go;
  * another file is uploaded into the project's root (asking before it replaces one) and attached as `@name`.
  */
-import { useRef } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { describeError } from "../api.js";
 import { isImage } from "../images.js";
 import { useConfirm } from "./Confirm.js";
@@ -25,7 +25,24 @@ export function onAttachFileRequest(handler: (path: string) => void): () => void
 	return () => window.removeEventListener(ATTACH, listener);
 }
 
-/** The camera and a file picker, shown on narrow and touch screens (CSS), beside the composer's image picker. */
+/** Phones and narrow windows: where the camera and the any-file picker are offered. */
+const PHONE_QUERY = "(max-width: 699px), (pointer: coarse)";
+
+function usePhone(): boolean {
+	const [phone, setPhone] = useState(() => matchMedia(PHONE_QUERY).matches);
+	useEffect(() => {
+		const query = matchMedia(PHONE_QUERY);
+		const changed = () => setPhone(query.matches);
+		query.addEventListener("change", changed);
+		return () => query.removeEventListener("change", changed);
+	}, []);
+	return phone;
+}
+
+/**
+ * The camera and a file picker beside the composer's image picker, on phones and narrow windows only (a desktop
+ * has the image picker, paste and drop, and the file browser's Upload).
+ */
 export function PhoneAttach({
 	sessionId,
 	onImages,
@@ -39,6 +56,7 @@ export function PhoneAttach({
 	const picker = useRef<HTMLInputElement>(null);
 	const confirm = useConfirm();
 	const toast = useToast();
+	const phone = usePhone();
 	const take = async (files: File[]) => {
 		const images = files.filter(isImage);
 		if (images.length > 0) onImages(images);
@@ -59,6 +77,7 @@ export function PhoneAttach({
 		input.value = "";
 		void take(files);
 	};
+	if (!phone) return null;
 	return (
 		<span class="phone-attach">
 			<input
