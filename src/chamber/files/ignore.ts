@@ -4,7 +4,7 @@
  * hidden). Outside git the root `.gitignore` is read with minimatch, and `.git` and `node_modules` are always
  * hidden. Hiding is a view, not a guard: the `outside_project` rule is the guard.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { minimatch } from "minimatch";
@@ -24,14 +24,13 @@ export function isAlwaysHidden(name: string, git: boolean): boolean {
 	return (git ? ALWAYS : OUTSIDE_GIT).has(name);
 }
 
-function inGitRepo(root: string): boolean {
-	const out = spawnSync("git", ["rev-parse", "--is-inside-work-tree"], {
-		cwd: root,
-		encoding: "utf8",
-		timeout: GIT_MS,
-		stdio: ["ignore", "pipe", "ignore"],
+/** Asked without blocking the daemon: a slow disk or a large repository must not hold other requests. */
+function inGitRepo(root: string): Promise<boolean> {
+	return new Promise((resolve) => {
+		execFile("git", ["rev-parse", "--is-inside-work-tree"], { cwd: root, timeout: GIT_MS }, (error, stdout) =>
+			resolve(!error && stdout.trim() === "true"),
+		);
 	});
-	return out.status === 0 && out.stdout.trim() === "true";
 }
 
 /** `git check-ignore -z --stdin`: exit 0 some are ignored, 1 none are; anything else is git failing. */
@@ -105,8 +104,8 @@ export function matchesGitignore(rules: readonly Rule[], path: string): boolean 
 	return false;
 }
 
-export function ignorerFor(root: string): Ignorer {
-	if (inGitRepo(root)) return { kind: "git", ignored: (paths) => gitIgnored(root, paths) };
+export async function ignorerFor(root: string): Promise<Ignorer> {
+	if (await inGitRepo(root)) return { kind: "git", ignored: (paths) => gitIgnored(root, paths) };
 	let text: string;
 	try {
 		text = readFileSync(join(root, ".gitignore"), "utf8");

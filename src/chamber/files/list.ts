@@ -37,7 +37,7 @@ async function entryOf(root: string, dirReal: string, rel: string, d: Dirent): P
 
 export async function listProjectDir(root: string, dir: string): Promise<FileListing> {
 	const { rel, real } = projectDir(root, "dir", dir);
-	const ignorer = ignorerFor(root);
+	const ignorer = await ignorerFor(root);
 	let dirents: Dirent[];
 	try {
 		dirents = await readdir(real, { withFileTypes: true });
