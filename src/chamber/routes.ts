@@ -12,6 +12,7 @@ import { availableModels } from "../agent/session-factory.js";
 import type { Chamber } from "./chamber.js";
 import { changesRoutes } from "./changes/routes.js";
 import { extensionList } from "./extension-list.js";
+import { filesRoutes } from "./files/routes.js";
 import { grantRoutes } from "./grant-routes.js";
 import { mcpAppRoutes } from "./mcp-apps/routes.js";
 import { mcpRoutes } from "./mcp-routes.js";
@@ -325,6 +326,7 @@ export function piRoutes(chamber: Chamber): Hono {
 	);
 	app.route("/", paletteRoutes());
 	app.route("/", drawingsRoutes(chamber));
+	app.route("/", filesRoutes(chamber));
 	app.route("/providers", providerRoutes({ refreshSessions: (ids) => chamber.refreshModels(ids) }));
 
 	app.get("/ui-settings", (c) => c.json(chamber.uiSettings()));

@@ -7,6 +7,8 @@ import type {
 	CustomInput,
 	CustomProviderResult,
 	DialogAnswer,
+	FileListing,
+	FilePreview,
 	McpAppView,
 	McpListView,
 	McpServerView,
@@ -26,6 +28,8 @@ import type {
 	WorktreeRemoved,
 	WorktreeStatus,
 	WorktreeView,
+	UploadBody,
+	UploadResult,
 } from "./types.js";
 
 export type ImageAttachment = NonNullable<PromptBody["images"]>[number];
@@ -202,6 +206,11 @@ export const api = {
 			...(extra.images?.length ? { images: extra.images } : {}),
 		}),
 	files: (id: string, q: string) => request<{ files: string[] }>("GET", `${session(id)}/files?q=${enc(q)}`),
+	/** The file browser (part 2 of issue 33): one directory, a file's preview, an upload into the project. */
+	fileList: (id: string, dir: string) => request<FileListing>("GET", `${session(id)}/files/list?dir=${enc(dir)}`),
+	filePreview: (id: string, path: string) =>
+		request<FilePreview>("GET", `${session(id)}/files/preview?path=${enc(path)}`),
+	uploadFile: (id: string, body: UploadBody) => request<UploadResult>("POST", `${session(id)}/files/upload`, body),
 	userImage: (id: string, entryId: string, n: number) =>
 		request<{ mimeType: string; data: string }>("GET", `${session(id)}/images/${enc(entryId)}/${n}`),
 	tree: (id: string) => request<{ nodes: TreeNodeView[] }>("GET", `${session(id)}/tree`),

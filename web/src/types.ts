@@ -63,3 +63,10 @@ export type {
 	WorktreeStatus,
 	WorktreeView,
 } from "../../src/chamber/worktrees/wire.js";
+export type {
+	FileEntry,
+	FileListing,
+	FilePreview,
+	UploadBody,
+	UploadResult,
+} from "../../src/chamber/files/files-wire.js";

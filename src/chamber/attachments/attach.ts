@@ -25,8 +25,8 @@ export interface Attachments {
 	images: ImageContent[];
 }
 
-/** The `outside_project` rule: `path` (already resolved, symlinks too) is `root` or below it. */
-export function inside(root: string, path: string): boolean {
+/** Whether `path` (already resolved, symlinks included) is `root` or under it: the `outside_project` rule. */
+export function insideProject(root: string, path: string): boolean {
 	const rel = relative(root, path);
 	return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
@@ -35,7 +35,7 @@ export function inside(root: string, path: string): boolean {
  * Where the open file really is. Linux names it from the descriptor itself; elsewhere the name is resolved again and
  * must still be the same file (device and inode) as the one open.
  */
-async function openedPath(handle: FileHandle, name: string): Promise<string> {
+export async function openedPath(handle: FileHandle, name: string): Promise<string> {
 	try {
 		return readlinkSync(`/proc/self/fd/${handle.fd}`);
 	} catch {
@@ -53,37 +53,54 @@ export async function attachFiles(cwd: string, files: readonly string[]): Promis
 	return out;
 }
 
-function refusedOpen(file: string, root: string, error: unknown): SessionError {
+function refusedOpen(label: string, root: string, error: unknown): SessionError {
 	const code = (error as NodeJS.ErrnoException).code;
 	const why = code === "ENOENT" ? "no such file" : `cannot be opened (${code ?? (error as Error).message})`;
-	return new SessionError("bad_file", `@${file}: ${why} in ${root}`);
+	return new SessionError("bad_file", `${label}: ${why} in ${root}`);
 }
 
-async function attachOne(root: string, file: string, out: Attachments): Promise<void> {
+/**
+ * Opens a project file for reading, refusing one outside the project (`..`, an absolute path, a symlink leading
+ * out): checked by name first so that nothing outside is even opened, then again on what was opened. `label` names
+ * the file in errors (`@notes.md`, `path: notes.md`). The caller closes the handle.
+ */
+export async function openProjectFile(
+	root: string,
+	file: string,
+	label: string,
+): Promise<{ handle: FileHandle; real: string }> {
 	const name = resolve(root, file);
-	// Checked by name first so that nothing outside the project is even opened; then again on what was opened.
 	let named: string;
 	try {
 		named = realpathSync(name);
 	} catch (error) {
-		throw refusedOpen(file, root, error);
+		throw refusedOpen(label, root, error);
 	}
-	if (!inside(root, named)) throw new SessionError("outside_project", `@${file}: outside the project (${root})`);
+	if (!insideProject(root, named)) throw new SessionError("outside_project", `${label}: outside the project (${root})`);
 	let handle: FileHandle;
 	try {
 		// Non-blocking, so a FIFO answers at once instead of holding the request; no controlling terminal either.
 		handle = await open(name, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
 	} catch (error) {
-		throw refusedOpen(file, root, error);
+		throw refusedOpen(label, root, error);
 	}
+	let real: string;
 	try {
-		let real: string;
-		try {
-			real = await openedPath(handle, name);
-		} catch (error) {
-			throw new SessionError("bad_file", `@${file}: cannot be attached: ${(error as Error).message}`);
-		}
-		if (!inside(root, real)) throw new SessionError("outside_project", `@${file}: outside the project (${root})`);
+		real = await openedPath(handle, name);
+	} catch (error) {
+		await handle.close();
+		throw new SessionError("bad_file", `${label}: cannot be opened: ${(error as Error).message}`);
+	}
+	if (!insideProject(root, real)) {
+		await handle.close();
+		throw new SessionError("outside_project", `${label}: outside the project (${root})`);
+	}
+	return { handle, real };
+}
+
+async function attachOne(root: string, file: string, out: Attachments): Promise<void> {
+	const { handle, real } = await openProjectFile(root, file, `@${file}`);
+	try {
 		const info = await handle.stat();
 		if (!info.isFile()) throw new SessionError("bad_file", `@${file}: not a file`);
 		if (info.size === 0) return; // pi skips empty files

@@ -8,7 +8,7 @@
 import { constants, realpathSync } from "node:fs";
 import { lstat, mkdir, open, rm } from "node:fs/promises";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
-import { inside } from "../attachments/attach.js";
+import { insideProject } from "../attachments/attach.js";
 import { SessionError } from "../session-error.js";
 
 /** The project's real root: what every real path is held to. */
@@ -47,9 +47,9 @@ export function projectPath(root: string, path: string): string {
 	if (path.includes("\0")) throw new SessionError("bad_request", "path: contains a NUL byte");
 	if (isAbsolute(path)) throw outside(path, root);
 	const name = resolve(root, path);
-	if (!inside(root, name) || name === root) throw outside(path, root);
+	if (!insideProject(root, name) || name === root) throw outside(path, root);
 	const parentReal = realOf(dirname(name));
-	if (!inside(root, parentReal)) throw outside(path, root);
+	if (!insideProject(root, parentReal)) throw outside(path, root);
 	return name;
 }
 
@@ -88,7 +88,7 @@ export async function readCurrent(name: string, maxBytes: number): Promise<Curre
  */
 export async function writeInProject(root: string, name: string, bytes: Buffer | null, mode?: number): Promise<void> {
 	const parent = dirname(name);
-	if (!inside(root, realOf(parent))) throw outside(relativeName(root, name), root);
+	if (!insideProject(root, realOf(parent))) throw outside(relativeName(root, name), root);
 	if (bytes === null) {
 		const info = await lstat(name).catch(() => undefined);
 		if (info && !info.isFile()) throw new SessionError("bad_file", `${relativeName(root, name)}: not a regular file`);
@@ -97,7 +97,7 @@ export async function writeInProject(root: string, name: string, bytes: Buffer |
 	}
 	await mkdir(parent, { recursive: true });
 	// mkdir may have followed a parent replaced by a link since the check: look again before writing.
-	if (!inside(root, realpathSync(parent))) throw outside(relativeName(root, name), root);
+	if (!insideProject(root, realpathSync(parent))) throw outside(relativeName(root, name), root);
 	const handle = await open(
 		name,
 		constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW | constants.O_NONBLOCK,

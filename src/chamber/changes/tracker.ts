@@ -11,7 +11,7 @@
 import { homedir } from "node:os";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { ExtensionFactory } from "@earendil-works/pi-coding-agent";
-import { inside } from "../attachments/attach.js";
+import { insideProject } from "../attachments/attach.js";
 import { readBlob, snapshotTree, treeChanges, workTreeOf } from "./git.js";
 import { projectRoot, readCurrent, realOf, relativeName } from "./project-path.js";
 import { type FileRecord, SessionStore, type TurnRecord } from "./store.js";
@@ -83,7 +83,7 @@ export class ChangeTracker {
 	/** pier's state directory relative to the project, when it lies inside it (left out of the snapshots). */
 	private excluded(): string | undefined {
 		const state = resolve(this.options.stateDir);
-		return inside(this.root, state) && state !== this.root ? relativeName(this.root, state) : undefined;
+		return insideProject(this.root, state) && state !== this.root ? relativeName(this.root, state) : undefined;
 	}
 
 	readonly extension: ExtensionFactory = (pi) => {
@@ -134,8 +134,8 @@ export class ChangeTracker {
 		if (!pending || (await this.mode()) !== "snapshots") return;
 		const name = toolPath(this.root, path);
 		// A write outside the project is not the project's change: pi's own permissions decide whether it runs.
-		if (!inside(this.root, name) || pending.writes.has(name)) return;
-		if (!inside(this.root, realOf(dirname(name)))) return;
+		if (!insideProject(this.root, name) || pending.writes.has(name)) return;
+		if (!insideProject(this.root, realOf(dirname(name)))) return;
 		const current = await readCurrent(name, SNAPSHOT_MAX_BYTES);
 		if (current.kind === "other") return;
 		const store = this.store(pending.sessionId);

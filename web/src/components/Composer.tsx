@@ -15,6 +15,7 @@ import { useDraft } from "../drafts.js";
 import type { CommandView, SessionHolder, SessionView } from "../types.js";
 import { CommandSuggestions, filterCommands } from "./CommandSuggestions.js";
 import { FileSuggestions, ImageStrip, QueuedMessages } from "./ComposerExtras.js";
+import { onAttachFileRequest, PhoneAttach } from "./FilesComposer.js";
 import { type HabitDialog, HabitDialogs } from "./HabitDialogs.js";
 import { Icon } from "./Icon.js";
 import { useToast } from "./Toasts.js";
@@ -80,6 +81,16 @@ export function Composer({
 	const fileInput = useRef<HTMLInputElement | null>(null);
 
 	useEffect(() => onForkRequest((entryId) => setDialog({ kind: "fork", entryId })), []);
+	// A file attached from the file browser: `@path` at the end, sent as an @file like one picked from the `@` list.
+	useEffect(
+		() =>
+			onAttachFileRequest((path) => {
+				setText((t) => `${t}${t && !/\s$/.test(t) ? " " : ""}@${path} `);
+				setPicked((list) => (list.includes(path) ? list : [...list, path]));
+				requestAnimationFrame(() => box.current?.focus());
+			}),
+		[],
+	);
 	const onDialogError = useCallback((message: string) => toast(message, "error"), [toast]);
 
 	const query = /^\/\S*$/.test(text) ? text.slice(1) : undefined;
@@ -333,6 +344,7 @@ export function Composer({
 							void addImages(chosen);
 						}}
 					/>
+					<PhoneAttach sessionId={sessionId} onImages={(list) => void addImages(list)} onError={setError} />
 					<button
 						type="button"
 						class="icon-button attach-image"

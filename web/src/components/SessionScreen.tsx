@@ -24,6 +24,7 @@ import { StatusBar, Widgets } from "./Extras.js";
 import { ModelPicker, ThinkingPicker } from "./Pickers.js";
 import { ChangesPanel } from "./ChangesPanel.js";
 import { ExtensionsPanel } from "./ExtensionsPanel.js";
+import { FilesPanel } from "./FilesPanel.js";
 import { McpPanel } from "./McpPanel.js";
 import { WorktreePanel } from "./WorktreePanel.js";
 import { SessionNotice } from "./SessionNotice.js";
@@ -305,6 +306,7 @@ function LiveSession({
 						<McpPanel sessionId={sessionId} />
 						<ExtensionsPanel sessionId={sessionId} />
 						<ChangesPanel sessionId={sessionId} streaming={view.streaming} />
+						<FilesPanel sessionId={sessionId} />
 					</div>
 					<Widgets widgets={view.ui.widgets} placement="belowEditor" />
 				</div>
