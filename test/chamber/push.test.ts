@@ -126,7 +126,11 @@ describe("Web Push", () => {
 		await refused({ keys: { ...good.keys, auth: Buffer.alloc(17).toString("base64url") } }, /keys\.auth: must be 16/);
 		await refused({ keys: { ...good.keys, extra: "x" } }, /\/keys/);
 
-		const big = await actor.call("PUT", "/api/push/settings", { finished: true, waiting: true, pad: "x".repeat(17_000) });
+		const big = await actor.call("PUT", "/api/push/settings", {
+			finished: true,
+			waiting: true,
+			pad: "x".repeat(17_000),
+		});
 		assert.equal(big.status, 413, "a body past 16 KiB");
 		const crossSite = await fetch(new URL("/api/push/subscribe", chamber.url), {
 			method: "POST",
@@ -214,7 +218,9 @@ describe("Web Push", () => {
 		// Sends for one event go out together: by the time a later event's message arrived, an earlier one would have.
 		await runOnce(id);
 		await endpoint.waitFor(
-			(m) => m.subscription === laptopSub.id && endpoint.messages.filter((n) => n.subscription === laptopSub.id).length === 2,
+			(m) =>
+				m.subscription === laptopSub.id &&
+				endpoint.messages.filter((n) => n.subscription === laptopSub.id).length === 2,
 			"the laptop's second",
 		);
 		assert.deepEqual(
@@ -222,7 +228,11 @@ describe("Web Push", () => {
 			[tabletFirst],
 			"the tablet got only the run it had not switched off",
 		);
-		assert.equal(endpoint.messages.filter((m) => m.subscription === laptopSub.id).length, 2, "none while its page was open");
+		assert.equal(
+			endpoint.messages.filter((m) => m.subscription === laptopSub.id).length,
+			2,
+			"none while its page was open",
+		);
 		await laptop.call("POST", "/api/auth/logout", {});
 		await tablet.call("POST", "/api/auth/logout", {});
 	});
@@ -276,7 +286,8 @@ describe("Web Push", () => {
 					return `t=${head}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.`;
 				});
 			}
-			if (options.otherKey) authorization = authorization.replace(/k=.*$/, `k=${webpush.generateVAPIDKeys().publicKey}`);
+			if (options.otherKey)
+				authorization = authorization.replace(/k=.*$/, `k=${webpush.generateVAPIDKeys().publicKey}`);
 			const request = webpush.generateRequestDetails({ endpoint: s.endpoint, keys: s.keys }, "payload", {
 				TTL: 60,
 				contentEncoding: "aes128gcm",
@@ -301,15 +312,20 @@ describe("Web Push", () => {
 	});
 
 	test("a notice escapes control and bidi characters and cuts long names", () => {
-		const notice = makeNotice("waiting", { id: "abc", name: `evil\u202Egnp.exe${"x".repeat(100)}` }, {
-			requestId: "r1",
-			method: "confirm",
-			title: "Run\nrm -rf?",
-		});
+		const notice = makeNotice(
+			"waiting",
+			{ id: "abc", name: `evil\u202Egnp.exe${"x".repeat(100)}` },
+			{
+				requestId: "r1",
+				method: "confirm",
+				title: "Run\nrm -rf?",
+			},
+		);
 		assert.ok(notice.session.startsWith("evil\\u202Egnp.exe"), notice.session);
 		assert.equal(notice.session.length, 60);
 		assert.ok(notice.session.endsWith("…"));
 		assert.equal(notice.dialog?.title, "Run\\u000Arm -rf?");
+		// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
 		assert.ok(!/[\u0000-\u001f\u202a-\u202e]/.test(notice.body));
 		const tracker = new NoticeTracker();
 		assert.deepEqual(tracker.observe({ id: "s", streaming: true }), []);
@@ -326,7 +342,10 @@ describe("Web Push", () => {
 		}
 		assert.equal(store.hasRoomFor("d"), false);
 		assert.equal(store.hasRoomFor("a"), true);
-		assert.deepEqual(store.prune((id) => id !== "b"), ["b"]);
+		assert.deepEqual(
+			store.prune((id) => id !== "b"),
+			["b"],
+		);
 		assert.equal(store.hasRoomFor("d"), true);
 	});
 });

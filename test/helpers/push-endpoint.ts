@@ -10,15 +10,7 @@
  *
  * Subscriptions are made here as a browser makes them (`subscribe()`: a P-256 key pair and a 16-byte secret).
  */
-import {
-	createDecipheriv,
-	createECDH,
-	createPublicKey,
-	type ECDH,
-	hkdfSync,
-	randomBytes,
-	verify,
-} from "node:crypto";
+import { createDecipheriv, createECDH, createPublicKey, type ECDH, hkdfSync, randomBytes, verify } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 

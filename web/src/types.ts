@@ -57,3 +57,4 @@ export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhig
 export type { CredentialInfo as Credential } from "../../src/chamber/auth/credential-list.js";
 export type { CustomProviderResult, ProviderView } from "../../src/chamber/provider-wire.js";
 export type { StyledLine, StyledSpan } from "../../src/chamber/tui/styled-text.js";
+export type { Notice, NoticeSettings, PushDeviceView } from "../../src/chamber/push/notice.js";

@@ -99,7 +99,8 @@ export function pushRoutes(push: PushService): Hono<AuthEnv> {
 
 	app.put("/settings", jsonBody(PushBodies.settings), (c) => {
 		const id = me(c);
-		if (!push.store.hasRoomFor(id)) return jsonError(c, 503, "push_limit", "too many devices keep notification settings");
+		if (!push.store.hasRoomFor(id))
+			return jsonError(c, 503, "push_limit", "too many devices keep notification settings");
 		const b = c.req.valid("json") as Static<typeof PushBodies.settings>;
 		push.store.set(id, { ...push.store.get(id), settings: { finished: b.finished, waiting: b.waiting } });
 		return c.json(viewOf(push, id));

@@ -153,7 +153,9 @@ export class PushService {
 			else if (!answer.ok) this.log(`pier chamber: push to ${origin} refused: ${answer.status}`);
 		} catch (error) {
 			const cause = (error as Error).cause as Error | undefined;
-			this.log(`pier chamber: push to ${origin} failed: ${(error as Error).message}${cause ? ` (${cause.message})` : ""}`);
+			this.log(
+				`pier chamber: push to ${origin} failed: ${(error as Error).message}${cause ? ` (${cause.message})` : ""}`,
+			);
 		}
 	}
 }
