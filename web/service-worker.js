@@ -31,7 +31,8 @@ self.addEventListener("install", (event) => {
 });
 
 self.addEventListener("activate", (event) => {
-	event.waitUntil(
+	keepAlive(
+		event,
 		caches
 			.keys()
 			.then((names) =>

@@ -218,6 +218,17 @@ describe("the installable app and its notifications", () => {
 		await phone.close();
 	});
 
+	test("a new build's worker deletes the caches of older builds when it activates", async () => {
+		const old = "pier-shell-0123456789abcdef";
+		await worker.evaluate(`caches.open(${JSON.stringify(old)}).then((c) => c.put("/", new Response("an old shell")))`);
+		const names = () => worker.evaluate("caches.keys()") as Promise<string[]>;
+		const current = (await names()).filter((n) => n !== old);
+		assert.equal(current.length, 1, "this build's cache");
+		await worker.evaluate(`self.dispatchEvent(new ExtendableEvent("activate"))`);
+		await until(async () => !(await names()).includes(old), "the old build's cache deleted");
+		assert.deepEqual(await names(), current, "this build's cache stays");
+	});
+
 	test("opened with the daemon stopped, the page comes from the worker's cache and says the daemon is down", async () => {
 		const cached = (await worker.evaluate(`caches.keys().then(async (names) => (await Promise.all(
 			names.map(async (name) => (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname)),
