@@ -10,6 +10,8 @@ export interface AgentEventSink {
 	publish<E extends EventName>(event: E, payload: EventPayloads[E]): void;
 	publishUsage(): void;
 	publishModel(): void;
+	/** A run started: the session list (and notifications, push/) hear of it, as they hear of its end. */
+	runStarted?(): void;
 	/** A run ended (pi still counts itself as streaming while agent_end handlers run). */
 	runEnded(): void;
 	/** The session's name or other info changed. */
@@ -40,6 +42,7 @@ export class AgentEventProjection {
 			case "agent_start":
 				this.out.publish("agent.start", {});
 				this.out.publish("session.state", { streaming: true });
+				this.out.runStarted?.();
 				break;
 			case "agent_end":
 				this.out.publishUsage();

@@ -66,6 +66,7 @@ export class LiveSession {
 		publish: (event, payload) => this.publish(event, payload),
 		publishUsage: () => this.publishUsage(),
 		publishModel: () => this.publishModel(),
+		runStarted: () => this.options.onChange?.({ ...this.summary(), streaming: true }),
 		runEnded: () => this.options.onChange?.({ ...this.summary(), streaming: false }),
 		infoChanged: () => {
 			const summary = this.summary();

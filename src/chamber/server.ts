@@ -24,6 +24,7 @@ import type { EventChannel } from "./events/channel.js";
 import { SseClient } from "./events/sse.js";
 import { jsonError } from "./http-errors.js";
 import { mcpSignInCallback, signInsOf } from "./mcp-signin.js";
+import { mountPush } from "./push/routes.js";
 import { BAD_ROW_LIMIT, failure, piRoutes, rowLimit } from "./routes.js";
 
 export interface ChamberServerOptions extends ChamberOptions {
@@ -73,6 +74,8 @@ export async function chamberApp(options: ChamberServerOptions) {
 		"/api/pi/*",
 		bodyLimit({ maxSize: MAX_API_BODY, onError: (c) => jsonError(c, 413, "bad_request", "body too large") }),
 	);
+	// Notifications (push/): `/api/push`, and which devices have a page open (watched on `/api/pi/events`).
+	const push = mountPush(app, { stateDir: options.stateDir, auth, chamber });
 
 	/** SSE needs the raw socket: bounded buffering is measured on Node's own write queue. */
 	// biome-ignore lint/suspicious/noExplicitAny: any app env; only the Node bindings are read
@@ -125,6 +128,7 @@ export async function chamberApp(options: ChamberServerOptions) {
 		},
 		close: async () => {
 			for (const beat of heartbeats) clearInterval(beat);
+			await push.close();
 			await chamber.shutdown();
 			auth.flush();
 		},
@@ -139,6 +143,7 @@ const CONTENT_TYPES: Record<string, string> = {
 	".png": "image/png",
 	".ico": "image/x-icon",
 	".json": "application/json",
+	".webmanifest": "application/manifest+json",
 	".map": "application/json",
 	".woff2": "font/woff2",
 };
@@ -173,6 +178,9 @@ const APP_FRAME_CSP = [
 	"sandbox allow-scripts",
 ].join("; ");
 
+/** Files at fixed names (web/vite.config.ts emits the worker; the manifest and icons are web/public's). */
+const UNHASHED = new Set(["/sw.js", "/manifest.webmanifest"]);
+
 function serveWebFile(c: Context, webDir: string): Response {
 	const root = resolve(webDir);
 	let path: string;
@@ -191,6 +199,9 @@ function serveWebFile(c: Context, webDir: string): Response {
 	const headers: Record<string, string> = { "content-type": type };
 	if (type.startsWith("text/html")) {
 		headers["content-security-policy"] = basename(file) === "app-frame.html" ? APP_FRAME_CSP : CSP;
+		headers["cache-control"] = "no-cache";
+	} else if (UNHASHED.has(path)) {
+		// The service worker and the manifest keep their names across builds: always asked again.
 		headers["cache-control"] = "no-cache";
 	} else if (file.includes(`${sep}assets${sep}`)) {
 		headers["cache-control"] = "public, max-age=31536000, immutable";

@@ -58,7 +58,13 @@ describe("the header and its account menu", () => {
 
 			await page.getByTestId("account-menu").click();
 			const items = page.getByTestId("account-menu-items").getByRole("menuitem");
-			assert.deepEqual(await items.allInnerTexts(), ["Providers", "Grants", "Pair a device", "Sign out"]);
+			assert.deepEqual(await items.allInnerTexts(), [
+				"Providers",
+				"Grants",
+				"Pair a device",
+				"Notifications",
+				"Sign out",
+			]);
 			const glyphs = await items.evaluateAll((els) =>
 				els.map((el) => {
 					const path = el.querySelector("svg path");

@@ -14,8 +14,10 @@ import type {
 	McpServerView,
 	McpSignInAnswer,
 	ModelView,
+	NoticeSettings,
 	OverlayInput,
 	PromptBody,
+	PushDeviceView,
 	QueueView,
 	SessionSummary,
 	SessionView,
@@ -123,7 +125,11 @@ async function send<T>(method: Method, path: string, body?: unknown): Promise<T>
 	try {
 		res = await fetch(path, init);
 	} catch {
-		throw new ApiError(0, "network", "The chamber is not reachable.");
+		throw new ApiError(
+			0,
+			"network",
+			"The chamber is not reachable: the pier daemon is down or this device cannot reach it.",
+		);
 	}
 	const text = await res.text();
 	let data: unknown;
@@ -311,6 +317,14 @@ export const api = {
 	changesStage: (id: string, paths: string[]) =>
 		request<{ staged: string[] }>("POST", `${session(id)}/changes/stage`, { paths }),
 	changesCommit: <T>(id: string, message: string) => request<T>("POST", `${session(id)}/changes/commit`, { message }),
+
+	// Notifications (issue 33, push/): this device's settings and push subscription.
+	pushKey: () => request<{ publicKey: string }>("GET", "/api/push/vapid-key"),
+	pushSettings: () => request<PushDeviceView>("GET", "/api/push/settings"),
+	putPushSettings: (settings: NoticeSettings) => request<PushDeviceView>("PUT", "/api/push/settings", settings),
+	pushSubscribe: (subscription: PushSubscriptionJSON) =>
+		request<PushDeviceView>("POST", "/api/push/subscribe", subscription),
+	pushUnsubscribe: () => request<PushDeviceView>("POST", "/api/push/unsubscribe", {}),
 };
 
 /** A short human sentence for an error, with the wait time for rate limiting. */

@@ -70,3 +70,4 @@ export type {
 	UploadBody,
 	UploadResult,
 } from "../../src/chamber/files/files-wire.js";
+export type { Notice, NoticeSettings, PushDeviceView } from "../../src/chamber/push/notice.js";

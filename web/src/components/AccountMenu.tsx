@@ -7,21 +7,24 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Grants } from "./Grants.js";
 import { Icon, IconButton } from "./Icon.js";
+import { NotifySettings, useNotifyWatcher } from "./NotifySettings.js";
 import { PairDevice } from "./PairDevice.js";
 import { Providers } from "./Providers.js";
 
-type PanelId = "providers" | "grants" | "pair-device";
+type PanelId = "providers" | "grants" | "pair-device" | "notifications";
 
 const PANELS: { id: PanelId; label: string; icon: string; body: () => ComponentChildren }[] = [
 	{ id: "providers", label: "Providers", icon: "key", body: () => <Providers /> },
 	{ id: "grants", label: "Grants", icon: "shield", body: () => <Grants /> },
 	{ id: "pair-device", label: "Pair a device", icon: "phone", body: () => <PairDevice /> },
+	{ id: "notifications", label: "Notifications", icon: "bell", body: () => <NotifySettings /> },
 ];
 
 export function AccountMenu({ onSignOut }: { onSignOut: () => void }) {
 	const [menuOpen, setMenuOpen] = useState(false);
 	const [panel, setPanel] = useState<PanelId | undefined>();
 	const root = useRef<HTMLDivElement>(null);
+	useNotifyWatcher();
 
 	useEffect(() => {
 		if (!menuOpen && !panel) return;

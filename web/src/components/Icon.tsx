@@ -38,6 +38,7 @@ const ICONS: Record<string, string> = {
 	key: "M8 19a5 5 0 1 1 3.9-8.1L21 2M17 6l3 3M14 9l2 2",
 	shield: "M12 3l8 3v6c0 5-3.5 8-8 9-4.5-1-8-4-8-9V6z",
 	phone: "M7 2h10v20H7zM11 18h2",
+	bell: "M6 17v-6a6 6 0 0 1 12 0v6l2 2H4zM10 21h4",
 	"log-out": "M10 4H4v16h6M15 8l4 4-4 4M19 12H9",
 	camera: "M3 8h4l2-3h6l2 3h4v12H3zM12 17a4 4 0 1 0 0-8 4 4 0 0 0 0 8z",
 	paperclip: "M20 12l-8 8a5 5 0 0 1-7-7l9-9a3.5 3.5 0 0 1 5 5l-9 9a2 2 0 0 1-3-3l8-8",
