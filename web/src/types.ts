@@ -57,3 +57,9 @@ export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhig
 export type { CredentialInfo as Credential } from "../../src/chamber/auth/credential-list.js";
 export type { CustomProviderResult, ProviderView } from "../../src/chamber/provider-wire.js";
 export type { StyledLine, StyledSpan } from "../../src/chamber/tui/styled-text.js";
+// The terminal (issue 33, part 3): its wire, shared with the daemon.
+export type {
+	TerminalEventName,
+	TerminalEventPayloads,
+	TerminalView,
+} from "../../src/chamber/terminal/terminal-wire.js";

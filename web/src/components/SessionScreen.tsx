@@ -23,6 +23,7 @@ import { OverlayLayer } from "./Overlay.js";
 import { StatusBar, Widgets } from "./Extras.js";
 import { ModelPicker, ThinkingPicker } from "./Pickers.js";
 import { ExtensionsPanel } from "./ExtensionsPanel.js";
+import { TerminalPanel } from "./TerminalPanel.js";
 import { McpPanel } from "./McpPanel.js";
 import { SessionNotice } from "./SessionNotice.js";
 import { type Reveal, SidePane } from "./SidePane.js";
@@ -301,6 +302,7 @@ function LiveSession({
 						<UsageFooter usage={view.usage} />
 						<McpPanel sessionId={sessionId} />
 						<ExtensionsPanel sessionId={sessionId} />
+						<TerminalPanel key={sessionId} sessionId={sessionId} />
 					</div>
 					<Widgets widgets={view.ui.widgets} placement="belowEditor" />
 				</div>
