@@ -12,6 +12,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { TerminalView } from "../../src/chamber/terminal/terminal-wire.js";
 import { type ApiClient, type Serve, startServe } from "../helpers/chamber.js";
 import { tempDir } from "../helpers/pier-cli.js";
+import { seriousViolations } from "./axe.js";
 import {
 	apiFor,
 	DESKTOP,
@@ -57,6 +58,7 @@ describe("the terminal in the browser", () => {
 		context = await browser.newContext(DESKTOP);
 		context.setDefaultTimeout(STEP);
 		page = await context.newPage();
+		watchPage(page);
 		await signIn(page, serve.url);
 		api = await apiFor(serve.url);
 	});
@@ -66,6 +68,14 @@ describe("the terminal in the browser", () => {
 		dir[Symbol.dispose]();
 	});
 
+	/** Uncaught errors and Content-Security-Policy refusals (xterm.js writes style elements; no script is inline). */
+	const problems: string[] = [];
+	const watchPage = (p: Page) => {
+		p.on("pageerror", (error) => problems.push(error.message));
+		p.on("console", (m) => {
+			if (/Content Security Policy/i.test(m.text())) problems.push(m.text());
+		});
+	};
 	/** The text on the shown terminal's screen, a line per row of xterm's DOM renderer. */
 	const screenText = (p: Page) =>
 		p
@@ -150,6 +160,8 @@ describe("the terminal in the browser", () => {
 		await seeOnScreen(page, /^second-42 in /m);
 		await dismissToasts(page);
 		await shot(page, "terminal-desktop.png");
+		assert.deepEqual(await seriousViolations(page), []);
+		assert.deepEqual(problems, []);
 	});
 
 	test("on a phone the screen fits the width and the on-screen keys reach the shell", async () => {
@@ -157,6 +169,7 @@ describe("the terminal in the browser", () => {
 		try {
 			const small = await phone.newPage();
 			small.setDefaultTimeout(STEP);
+			watchPage(small);
 			await small.goto(`${serve.url}/?s=${sessionId}`);
 			await small.getByTestId("login-password").fill(PASSWORD);
 			await small.getByTestId("login-submit").click();
@@ -191,6 +204,8 @@ describe("the terminal in the browser", () => {
 			await seeOnScreen(small, /echo phone-\$\(\(2\+3\)\)\^C/);
 			await seeOnScreen(small, /^made-42\s*$/m);
 			await shot(small, "terminal-phone.png");
+			assert.deepEqual(await seriousViolations(small), []);
+			assert.deepEqual(problems, []);
 		} finally {
 			await phone.close();
 		}

@@ -21,9 +21,15 @@ interface TermEvent {
 	data: Record<string, unknown>;
 }
 
+/** An output or replay event's text (it travels as base64 of UTF-8). */
+function decoded(e: TermEvent): string {
+	return Buffer.from(e.data.base64 as string, "base64").toString("utf8");
+}
+
 /** A terminal stream read on a raw socket, keeping every event. */
 class TermStream {
 	readonly events: TermEvent[] = [];
+	private readonly texts = new Map<string, string>();
 	status: number | undefined;
 	closed = false;
 	private buffer = "";
@@ -61,7 +67,13 @@ class TermStream {
 			this.buffer = this.buffer.slice(end + 2);
 			const event = block.find((l) => l.startsWith("event: "))?.slice(7);
 			const data = block.find((l) => l.startsWith("data: "))?.slice(6);
-			if (event && data) this.events.push({ event, data: JSON.parse(data) as Record<string, unknown> });
+			if (!event || !data) continue;
+			const parsed = { event, data: JSON.parse(data) as Record<string, unknown> };
+			this.events.push(parsed);
+			if (event === "terminal.output" || event === "terminal.replay") {
+				const id = parsed.data.id as string;
+				this.texts.set(id, (this.texts.get(id) ?? "") + decoded(parsed));
+			}
 		}
 		this.wake();
 	}
@@ -72,10 +84,7 @@ class TermStream {
 
 	/** Everything a terminal wrote on this stream (its replay, then its output). */
 	text(id: string): string {
-		return this.events
-			.filter((e) => (e.event === "terminal.output" || e.event === "terminal.replay") && e.data.id === id)
-			.map((e) => e.data.data as string)
-			.join("");
+		return this.texts.get(id) ?? "";
 	}
 
 	async until<T>(check: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
@@ -227,8 +236,8 @@ describe("terminals over HTTP", () => {
 		);
 		const replay = await again.until(() => again.events.find((e) => e.event === "terminal.replay"), "the replay");
 		assert.equal(replay.data.id, terminal.id);
-		assert.match(replay.data.data as string, new RegExp(`[\\r\\n]${here}\\r?\\n`));
-		assert.match(replay.data.data as string, /[\r\n]40 120\r?\n/);
+		assert.match(decoded(replay), new RegExp(`[\\r\\n]${here}\\r?\\n`));
+		assert.match(decoded(replay), /[\r\n]40 120\r?\n/);
 		// And it goes on live after the replay.
 		await run(again, sessionA, terminal.id, "echo live-$((40+2))", /live-42/);
 		again.close();
@@ -252,7 +261,7 @@ describe("terminals over HTTP", () => {
 			() => again.events.find((e) => e.event === "terminal.replay" && e.data.id === terminal.id),
 			"the replay",
 		);
-		const text = replay.data.data as string;
+		const text = decoded(replay);
 		const bytes = Buffer.byteLength(text);
 		assert.ok(bytes <= TERMINAL_LIMITS.scrollbackBytes, `${bytes} bytes replayed`);
 		// Cut at most at a line start within 4 KiB after the bound (the 300,000 x's are one line: cut at the bound).
@@ -298,6 +307,24 @@ describe("terminals over HTTP", () => {
 		};
 		await fill(sessionA, TERMINAL_LIMITS.perSession);
 		await refused(sessionA, /this session has 8 terminals/);
+		// Eight full scrollbacks of escape bytes (six bytes each in JSON, four thirds in base64) replay on one stream.
+		const watch = stream(sessionA);
+		for (const { terminal } of opened) {
+			const command = "head -c 300000 /dev/zero | tr '\\0' '\\033'; printf '\\nFULL-%s\\n' MARK";
+			await run(watch, sessionA, terminal.id, command, /FULL-MARK/);
+		}
+		watch.close();
+		const again = stream(sessionA);
+		const replays = await again.until(() => {
+			const got = again.events.filter((e) => e.event === "terminal.replay");
+			return got.length === TERMINAL_LIMITS.perSession ? got : undefined;
+		}, "eight replays");
+		for (const replay of replays) {
+			const bytes = Buffer.byteLength(decoded(replay));
+			assert.ok(bytes > TERMINAL_LIMITS.scrollbackBytes - 4096 && bytes <= TERMINAL_LIMITS.scrollbackBytes, `${bytes}`);
+		}
+		assert.equal(again.closed, false, "the stream was cut off");
+		again.close();
 		// 8 + 8 + 8 + 7 + 1 = 32 across five sessions: the next one, in a session with room, is the daemon's 33rd.
 		const more = [sessionB, await newSession(other), await newSession(other), await newSession(project)];
 		await fill(more[0]!, 8);

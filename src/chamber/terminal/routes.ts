@@ -8,11 +8,18 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { Hono } from "hono";
 import type { Chamber } from "../chamber.js";
-import { SseClient } from "../events/sse.js";
+import { CLIENT_BUFFER_BYTES, SseClient } from "../events/sse.js";
 import { jsonError } from "../http-errors.js";
 import { jsonBody } from "../json-body.js";
 import { TerminalError, type Terminals } from "./terminals.js";
-import { TerminalBodies } from "./terminal-wire.js";
+import { TERMINAL_LIMITS, TerminalBodies } from "./terminal-wire.js";
+
+/**
+ * Unsent bytes a page's stream may hold before it is cut off: every terminal's replay (base64) at once, then the
+ * usual bound for what follows. Without the room, a session with a few full scrollbacks could never be replayed.
+ */
+const STREAM_BUFFER_BYTES =
+	TERMINAL_LIMITS.perSession * Math.ceil((TERMINAL_LIMITS.scrollbackBytes * 4) / 3) + CLIENT_BUFFER_BYTES;
 
 /** A comment line this often keeps the stream's socket from looking idle. */
 const KEEPALIVE_MS = 15_000;
@@ -50,7 +57,7 @@ export function terminalRoutes(chamber: Chamber, terminals: Terminals): Hono {
 		if (!res) return jsonError(c, 500, "internal", "the terminal stream needs the Node server");
 		const id = c.req.param("id");
 		await sessionCwd(chamber, id);
-		const client = new SseClient(res);
+		const client = new SseClient(res, STREAM_BUFFER_BYTES);
 		const detach = terminals.attach(id, client);
 		const beat = setInterval(() => {
 			if (!client.write(": keepalive\n\n")) stop();

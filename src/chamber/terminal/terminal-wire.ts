@@ -41,15 +41,17 @@ export type TerminalEndReason = "exited" | "closed";
 /**
  * A session's terminal stream (`GET …/terminals/stream`), as SSE `event:` names and their JSON `data:`. On connect
  * the stream sends `terminal.list`, then one `terminal.replay` per terminal (its scrollback), then live events.
+ * Output travels as base64 of its UTF-8 bytes: 4/3 of its size whatever it holds, where JSON would spell each
+ * control byte of a terminal's escape sequences in six (the stream's buffer bound is sized on it).
  */
 export interface TerminalEventPayloads {
 	/** Every terminal of the session now: a page drops the ones it shows that are not here any more. */
 	"terminal.list": { terminals: TerminalView[] };
 	/** A terminal's scrollback, the newest `scrollbackBytes` of its output: the page resets its screen to this. */
-	"terminal.replay": { id: string; data: string };
+	"terminal.replay": { id: string; base64: string };
 	/** A terminal opened (by this page or another). */
 	"terminal.opened": { terminal: TerminalView };
-	"terminal.output": { id: string; data: string };
+	"terminal.output": { id: string; base64: string };
 	/** The terminal's size changed (another page may have a different one). */
 	"terminal.resized": { id: string; cols: number; rows: number };
 	/** The shell ended; the terminal is gone from the daemon. */

@@ -115,7 +115,7 @@ export class Terminal {
 		const data = this.pending;
 		this.pending = "";
 		this.scrollback.append(data);
-		this.publish("terminal.output", { id: this.id, data });
+		this.publish("terminal.output", { id: this.id, base64: Buffer.from(data).toString("base64") });
 	}
 
 	private exit(exitCode: number, signal: number | undefined): void {

@@ -122,7 +122,10 @@ export class Terminals {
 		const terminals = this.list(sessionId);
 		if (!sink.write(terminalFrame("terminal.list", { terminals: terminals.map((t) => t.view()) }))) return () => {};
 		for (const t of terminals)
-			if (!sink.write(terminalFrame("terminal.replay", { id: t.id, data: t.replay() }))) return () => {};
+			if (
+				!sink.write(terminalFrame("terminal.replay", { id: t.id, base64: Buffer.from(t.replay()).toString("base64") }))
+			)
+				return () => {};
 		const set = this.sinks.get(sessionId) ?? new Set();
 		this.sinks.set(sessionId, set);
 		set.add(sink);

@@ -23,11 +23,11 @@ interface Tab {
 const RETRY_MS = 1000;
 
 /** Keys a phone's keyboard lacks. Arrows follow the screen's cursor-key mode (vim and less switch it). */
-const KEYS: { label: string; name: string; data: (s: Screen) => string }[] = [
+const KEYS: { label: string; name: string; spoken?: string; data: (s: Screen) => string }[] = [
 	{ label: "Esc", name: "Escape", data: () => "\x1b" },
 	{ label: "Tab", name: "Tab", data: () => "\t" },
-	{ label: "^C", name: "Ctrl-C", data: () => "\x03" },
-	{ label: "^D", name: "Ctrl-D", data: () => "\x04" },
+	{ label: "^C", name: "Ctrl-C", spoken: "^C (Ctrl-C)", data: () => "\x03" },
+	{ label: "^D", name: "Ctrl-D", spoken: "^D (Ctrl-D)", data: () => "\x04" },
 	...(
 		[
 			["←", "Left", "D"],
@@ -38,9 +38,18 @@ const KEYS: { label: string; name: string; data: (s: Screen) => string }[] = [
 	).map(([label, name, letter]) => ({
 		label,
 		name,
+		spoken: name,
 		data: (s: Screen) => `\x1b${s.term.modes.applicationCursorKeysMode ? "O" : "["}${letter}`,
 	})),
 ];
+
+/** Output's UTF-8 bytes, which xterm.js decodes itself. */
+function bytesOf(base64: string): Uint8Array {
+	const binary = atob(base64);
+	const bytes = new Uint8Array(binary.length);
+	for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+	return bytes;
+}
 
 function endText(p: TerminalEventPayloads["terminal.exit"]): string {
 	if (p.reason === "closed") return "terminal closed";
@@ -121,15 +130,15 @@ export function TerminalSheet({ sessionId, startOne, onHide }: TerminalSheetProp
 				if (wantOne.current && terminals.length === 0) void openOne();
 				wantOne.current = false;
 			});
-			on("terminal.replay", ({ id, data }) => {
+			on("terminal.replay", ({ id, base64 }) => {
 				const screen = screens.get(id);
 				screen.term.reset();
-				screen.term.write(data);
+				screen.term.write(bytesOf(base64));
 			});
 			on("terminal.opened", ({ terminal }) =>
 				setTabs((all) => (all.some((t) => t.id === terminal.id) ? all : [...all, { id: terminal.id, view: terminal }])),
 			);
-			on("terminal.output", ({ id, data }) => screens.get(id).term.write(data));
+			on("terminal.output", ({ id, base64 }) => screens.get(id).term.write(bytesOf(base64)));
 			on("terminal.exit", (p) => ended(p.id, endText(p)));
 			source.onopen = () => {
 				setConnected(true);
@@ -193,13 +202,12 @@ export function TerminalSheet({ sessionId, startOne, onHide }: TerminalSheetProp
 	return (
 		<section ref={sheet} class="terminal-sheet" role="dialog" aria-label="Terminals" data-testid="terminal-sheet">
 			<header class="terminal-head">
-				<div class="terminal-tabs" role="tablist" aria-label="Terminals">
+				<div class="terminal-tabs">
 					{tabs.map((tab, n) => (
 						<span key={tab.id} class={`terminal-tab${tab.id === active ? " active" : ""}${tab.ended ? " ended" : ""}`}>
 							<button
 								type="button"
-								role="tab"
-								aria-selected={tab.id === active}
+								aria-current={tab.id === active ? "true" : undefined}
 								data-testid="terminal-tab"
 								data-terminal-id={tab.id}
 								title={`${tab.view.shell} in ${tab.view.cwd}`}
@@ -259,7 +267,8 @@ export function TerminalSheet({ sessionId, startOne, onHide }: TerminalSheetProp
 						<button
 							type="button"
 							key={k.name}
-							aria-label={k.name}
+							// A word (Esc, Tab) names itself; a glyph or a caret is spelled out, keeping what shows.
+							aria-label={k.spoken}
 							data-testid={`terminal-key-${k.name}`}
 							// The screen keeps the focus (and a phone its keyboard) when a key is tapped.
 							onPointerDown={(e) => e.preventDefault()}
