@@ -2,13 +2,15 @@
  * The terminal in a real browser (1280×800 and 390×844) against a real `pier serve` and real PTYs (bash): xterm.js
  * is fetched only when the user opens a terminal, and no shell runs before; a command typed on the screen runs in
  * the session's directory; a reload shows the scrollback again; two terminals at once, each with its own screen; on
- * a phone the screen fits the width and the on-screen keys reach the shell.
+ * a phone the screen fits the width and the on-screen keys reach the shell; a shell's exit shows, and closing a tab
+ * ends its shell. No page error, no Content-Security-Policy refusal, no serious axe finding.
  */
 import assert from "node:assert/strict";
 import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { isRunning } from "../../src/chamber/terminal/process-session.js";
 import type { TerminalView } from "../../src/chamber/terminal/terminal-wire.js";
 import { type ApiClient, type Serve, startServe } from "../helpers/chamber.js";
 import { tempDir } from "../helpers/pier-cli.js";
@@ -23,6 +25,7 @@ import {
 	PASSWORD,
 	PHONE,
 	STEP,
+	see,
 	serveArgs,
 	shot,
 	signIn,
@@ -209,5 +212,23 @@ describe("the terminal in the browser", () => {
 		} finally {
 			await phone.close();
 		}
+	});
+
+	test("a shell that exits says so; closing its tab drops it, and × on a running one ends its shell", async () => {
+		// The desktop page still shows the second terminal.
+		await typeCommand(page, "exit 7");
+		await see(page.getByTestId("terminal-ended"), "shell exited with code 7");
+		await seeOnScreen(page, "[shell exited with code 7]");
+		await until(async () => (await terminals()).length === 1, "the exited terminal gone from the daemon");
+		await page.locator('[data-testid="terminal-tab"][aria-current="true"] + [data-testid="terminal-close"]').click();
+		await until(async () => (await page.getByTestId("terminal-tab").count()) === 1, "one tab left");
+		const [last] = await terminals();
+		await page.getByTestId("terminal-close").click();
+		await until(async () => (await terminals()).length === 0, "no terminal on the daemon");
+		assert.equal(await page.getByTestId("terminal-tab").count(), 0);
+		await page.getByTestId("terminal-hide").click();
+		await page.getByTestId("terminal-sheet").waitFor({ state: "detached" });
+		await until(() => last !== undefined && !isRunning(last.pid), "the closed terminal's shell to end");
+		assert.deepEqual(problems, []);
 	});
 });
