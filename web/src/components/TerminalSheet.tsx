@@ -80,6 +80,8 @@ export function TerminalSheet({ sessionId, startOne, onHide }: TerminalSheetProp
 	const tabsRef = useRef(tabs);
 	tabsRef.current = tabs;
 	const wantOne = useRef(startOne);
+	/** Tabs this page closed: output still on its way for them makes no new screen. */
+	const dropped = useRef(new Set<string>());
 	const sheet = useRef<HTMLElement>(null);
 
 	// A phone's keyboard covers the bottom of the page: the sheet (full screen there) keeps to what is visible.
@@ -118,7 +120,8 @@ export function TerminalSheet({ sessionId, startOne, onHide }: TerminalSheetProp
 			source = new FetchEventSource(`/api/pi/sessions/${encodeURIComponent(sessionId)}/terminals/stream`, {
 				headers: authHeaders(),
 			});
-			on("terminal.list", ({ terminals }) => {
+			on("terminal.list", (payload) => {
+				const terminals = payload.terminals.filter((t) => !dropped.current.has(t.id));
 				const running = new Set(terminals.map((t) => t.id));
 				for (const t of tabsRef.current) if (!t.ended && !running.has(t.id)) ended(t.id, "terminal closed while away");
 				setTabs((all) => {
@@ -131,14 +134,18 @@ export function TerminalSheet({ sessionId, startOne, onHide }: TerminalSheetProp
 				wantOne.current = false;
 			});
 			on("terminal.replay", ({ id, base64 }) => {
+				if (dropped.current.has(id)) return;
 				const screen = screens.get(id);
 				screen.term.reset();
 				screen.term.write(bytesOf(base64));
 			});
-			on("terminal.opened", ({ terminal }) =>
-				setTabs((all) => (all.some((t) => t.id === terminal.id) ? all : [...all, { id: terminal.id, view: terminal }])),
-			);
-			on("terminal.output", ({ id, base64 }) => screens.get(id).term.write(bytesOf(base64)));
+			on("terminal.opened", ({ terminal }) => {
+				if (dropped.current.has(terminal.id)) return;
+				setTabs((all) => (all.some((t) => t.id === terminal.id) ? all : [...all, { id: terminal.id, view: terminal }]));
+			});
+			on("terminal.output", ({ id, base64 }) => {
+				if (!dropped.current.has(id)) screens.get(id).term.write(bytesOf(base64));
+			});
 			on("terminal.exit", (p) => ended(p.id, endText(p)));
 			source.onopen = () => {
 				setConnected(true);
@@ -192,6 +199,7 @@ export function TerminalSheet({ sessionId, startOne, onHide }: TerminalSheetProp
 				return;
 			}
 		}
+		dropped.current.add(tab.id);
 		screens.dispose(tab.id);
 		const rest = tabsRef.current.filter((t) => t.id !== tab.id);
 		setTabs((all) => all.filter((t) => t.id !== tab.id));
