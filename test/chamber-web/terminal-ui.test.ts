@@ -225,7 +225,7 @@ describe("the terminal in the browser", () => {
 		const [last] = await terminals();
 		await page.getByTestId("terminal-close").click();
 		await until(async () => (await terminals()).length === 0, "no terminal on the daemon");
-		assert.equal(await page.getByTestId("terminal-tab").count(), 0);
+		await until(async () => (await page.getByTestId("terminal-tab").count()) === 0, "no tab left");
 		await page.getByTestId("terminal-hide").click();
 		await page.getByTestId("terminal-sheet").waitFor({ state: "detached" });
 		await until(() => last !== undefined && !isRunning(last.pid), "the closed terminal's shell to end");
