@@ -19,6 +19,7 @@ import { SessionIndex } from "./session-index.js";
 import { SessionSearch } from "./session-search.js";
 import { announceOutside, SessionWatch } from "./session-watch.js";
 import { SessionShelf, trashedSessions } from "./session-shelf.js";
+import { Terminals } from "./terminal/terminals.js";
 import { entryOfFile, viewOfFile } from "./session-file.js";
 import { type UserImage, userImage } from "./user-images.js";
 import { forkedFromOf, latestRows, pageOf, type RowPage } from "./transcript.js";
@@ -73,6 +74,8 @@ export class Chamber {
 	private readonly outside = new SessionWatch(join(agentDir(), "sessions"), (paths) => void this.outsideChanged(paths));
 
 	private readonly idleSweep: NodeJS.Timeout;
+	/** Shells users opened in their sessions' directories (terminal/): none until one is opened. */
+	readonly terminals = new Terminals();
 
 	constructor(readonly options: ChamberOptions) {
 		this.settingsFile = resolve(options.stateDir, "ui-settings.json");
@@ -399,7 +402,7 @@ export class Chamber {
 		const file = session ? session.file : await this.fileOf(id);
 		if (!session && !file) throw new SessionError("not_found", `no session ${id}`);
 		this.live.delete(id);
-		await session?.close();
+		await Promise.all([session?.close(), this.terminals.closeSession(id)]);
 		// A session pi never wrote has no file: nothing to keep.
 		const undoUntil = file && existsSync(file) ? this.shelf.discard(id, file) : undefined;
 		this.files.delete(id);
@@ -417,7 +420,7 @@ export class Chamber {
 		this.cold.clear();
 		const sessions = [...this.live.values()];
 		this.live.clear();
-		await Promise.allSettled(sessions.map((s) => s.close()));
+		await Promise.allSettled([...sessions.map((s) => s.close()), this.terminals.closeAll()]);
 	}
 
 	private openOptions(cwd: string, approve: boolean | undefined) {

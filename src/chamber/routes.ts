@@ -23,6 +23,7 @@ import { providerRoutes, thinkingLevelsOf } from "./provider-routes.js";
 import { jsonError } from "./http-errors.js";
 import { jsonBody, NOT_JSON } from "./json-body.js";
 import { SessionError, type SessionErrorCode } from "./session-error.js";
+import { terminalRoutes } from "./terminal/routes.js";
 import { Bodies, type ModelView } from "./wire.js";
 
 /** `rows=N` / `limit=N`: a positive count, or absent for everything; `null` when it is neither. */
@@ -327,6 +328,7 @@ export function piRoutes(chamber: Chamber): Hono {
 	app.route("/", paletteRoutes());
 	app.route("/", drawingsRoutes(chamber));
 	app.route("/", filesRoutes(chamber));
+	app.route("/", terminalRoutes(chamber, chamber.terminals));
 	app.route("/providers", providerRoutes({ refreshSessions: (ids) => chamber.refreshModels(ids) }));
 
 	app.get("/ui-settings", (c) => c.json(chamber.uiSettings()));

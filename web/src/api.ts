@@ -21,6 +21,7 @@ import type {
 	QueueView,
 	SessionSummary,
 	SessionView,
+	TerminalView,
 	TranscriptRow,
 	TrashedSession,
 	TreeNodeView,
@@ -300,6 +301,16 @@ export const api = {
 			grants,
 			...(dir ? { dir } : {}),
 		}),
+	// The terminal (issue 33, part 3): a session's shells; their output comes on `…/terminals/stream`.
+	terminals: (id: string) => request<{ terminals: TerminalView[] }>("GET", `${session(id)}/terminals`),
+	openTerminal: (id: string, size: { cols?: number; rows?: number }) =>
+		request<{ terminal: TerminalView }>("POST", `${session(id)}/terminals`, size),
+	terminalInput: (id: string, terminalId: string, data: string) =>
+		request<{ ok: true }>("POST", `${session(id)}/terminals/${enc(terminalId)}/input`, { data }),
+	resizeTerminal: (id: string, terminalId: string, cols: number, rows: number) =>
+		request<{ ok: true }>("POST", `${session(id)}/terminals/${enc(terminalId)}/resize`, { cols, rows }),
+	closeTerminal: (id: string, terminalId: string) =>
+		request<{ ok: true }>("DELETE", `${session(id)}/terminals/${enc(terminalId)}`),
 	getUiSettings: () => request<UiSettings>("GET", "/api/pi/ui-settings"),
 	// Issue 33, worktrees (src/chamber/worktrees/wire.ts): a worktree for a new session, and the session's own.
 	createWorktree: (body: { cwd?: string; branch?: string }) =>

@@ -71,3 +71,9 @@ export type {
 	UploadResult,
 } from "../../src/chamber/files/files-wire.js";
 export type { Notice, NoticeSettings, PushDeviceView } from "../../src/chamber/push/notice.js";
+// The terminal (issue 33, part 3): its wire, shared with the daemon.
+export type {
+	TerminalEventName,
+	TerminalEventPayloads,
+	TerminalView,
+} from "../../src/chamber/terminal/terminal-wire.js";

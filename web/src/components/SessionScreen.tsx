@@ -25,6 +25,7 @@ import { ModelPicker, ThinkingPicker } from "./Pickers.js";
 import { ChangesPanel } from "./ChangesPanel.js";
 import { ExtensionsPanel } from "./ExtensionsPanel.js";
 import { FilesPanel } from "./FilesPanel.js";
+import { TerminalPanel } from "./TerminalPanel.js";
 import { McpPanel } from "./McpPanel.js";
 import { WorktreePanel } from "./WorktreePanel.js";
 import { SessionNotice } from "./SessionNotice.js";
@@ -307,6 +308,7 @@ function LiveSession({
 						<ExtensionsPanel sessionId={sessionId} />
 						<ChangesPanel sessionId={sessionId} streaming={view.streaming} />
 						<FilesPanel sessionId={sessionId} />
+						<TerminalPanel key={sessionId} sessionId={sessionId} />
 					</div>
 					<Widgets widgets={view.ui.widgets} placement="belowEditor" />
 				</div>
