@@ -139,6 +139,19 @@ export async function idle(page: Page): Promise<void> {
 	await page.getByTestId("send").waitFor({ timeout: STEP });
 }
 
+/**
+ * Sends a prompt and waits for its run to end. `send` then `idle` alone can return before the run's start reaches
+ * the page (Send still showing), and a next prompt then meets a busy agent; an answer row on screen means the start
+ * has arrived, since the stream is ordered.
+ */
+export async function runTurn(page: Page, text: string): Promise<void> {
+	const answers = rows(page, "assistant");
+	const before = await answers.count();
+	await send(page, text);
+	await until(async () => (await answers.count()) > before, `an answer to ${JSON.stringify(text)}`);
+	await idle(page);
+}
+
 export function rows(page: Page, kind?: string): Locator {
 	return page.locator(kind ? `[data-testid="row"][data-kind="${kind}"]` : '[data-testid="row"]');
 }

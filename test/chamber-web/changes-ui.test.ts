@@ -16,15 +16,14 @@ import {
 	DESKTOP,
 	dismissToasts,
 	horizontalOverflow,
-	idle,
 	launchBrowser,
 	newSession,
 	PASSWORD,
 	PHONE,
 	rows,
 	STEP,
+	runTurn,
 	see,
-	send,
 	serveArgs,
 	shot,
 	signIn,
@@ -79,15 +78,12 @@ describe("the Changes view in the browser", () => {
 
 	test("the agent's files, revert of a file and of a turn, a refused revert, a commit, on desktop and phone", async () => {
 		const id = await newSession(page);
-		await send(page, 'write {"path":"app.ts","content":"export const a = 1;\\nexport const b = 2;\\n"}');
-		await idle(page);
-		await send(
+		await runTurn(page, 'write {"path":"app.ts","content":"export const a = 1;\\nexport const b = 2;\\n"}');
+		await runTurn(
 			page,
 			'edit {"path":"app.ts","edits":[{"oldText":"export const b = 2;","newText":"export const b = 3;"}]}',
 		);
-		await idle(page);
-		await send(page, 'write {"path":"notes.md","content":"# Notes\\nfrom the agent\\n"}');
-		await idle(page);
+		await runTurn(page, 'write {"path":"notes.md","content":"# Notes\\nfrom the agent\\n"}');
 
 		await page.getByTestId("changes-open").click();
 		await see(sheet().getByTestId("changes-mode"), "git · main");

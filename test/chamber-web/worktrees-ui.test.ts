@@ -17,13 +17,12 @@ import {
 	DESKTOP,
 	dismissToasts,
 	horizontalOverflow,
-	idle,
 	launchBrowser,
 	PASSWORD,
 	PHONE,
 	STEP,
+	runTurn,
 	see,
-	send,
 	shot,
 	signIn,
 	until,
@@ -86,8 +85,7 @@ describe("worktrees in the browser", () => {
 		const item = page.locator(`[data-testid="session-item"][data-session-id="${sessionId}"]`);
 		await see(item.getByTestId("session-branch"), "feature/ui");
 
-		await send(page, 'write {"path":"x.ts","content":"export const x = 1;\\n"}');
-		await idle(page);
+		await runTurn(page, 'write {"path":"x.ts","content":"export const x = 1;\\n"}');
 		const worktree = await until(() => {
 			const records = JSON.parse(readFileSync(join(dir.path, "state", "worktrees.json"), "utf8")) as {
 				worktrees: { path: string; branch: string }[];
