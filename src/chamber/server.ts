@@ -25,7 +25,8 @@ import { SseClient } from "./events/sse.js";
 import { jsonError } from "./http-errors.js";
 import { mcpSignInCallback, signInsOf } from "./mcp-signin.js";
 import { mountPush } from "./push/routes.js";
-import { BAD_ROW_LIMIT, failure, piRoutes, rowLimit } from "./routes.js";
+import { failure } from "./route-failure.js";
+import { BAD_ROW_LIMIT, piRoutes, rowLimit } from "./routes.js";
 
 export interface ChamberServerOptions extends ChamberOptions {
 	/** Stored (as a scrypt hash) when given; an existing hash stays otherwise. */

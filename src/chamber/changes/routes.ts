@@ -8,7 +8,7 @@ import type { Chamber } from "../chamber.js";
 import { jsonError } from "../http-errors.js";
 import { jsonBody } from "../json-body.js";
 import type { LiveSession } from "../live-session.js";
-import { failure } from "../routes.js";
+import { failure } from "../route-failure.js";
 import { SessionError } from "../session-error.js";
 import { CHANGES_ENTRY, ChangesError, commit, revert, type SessionHooks, stage } from "./actions.js";
 import { projectPath } from "./project-path.js";

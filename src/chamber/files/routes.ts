@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import type { Chamber } from "../chamber.js";
 import { jsonError } from "../http-errors.js";
 import { jsonBody } from "../json-body.js";
-import { failure } from "../routes.js";
+import { failure } from "../route-failure.js";
 import { UploadBody } from "./files-wire.js";
 import { listProjectDir } from "./list.js";
 import { previewProjectFile } from "./preview.js";
