@@ -10,10 +10,14 @@
  * - `chamber.keystroke.5000`: a key in the composer to the next frame, with the 5,000-entry transcript fully
  *   loaded, beside `chamber.keystroke.10`.
  * - The same as `….phone`: a 390×844 phone with the CPU slowed 4× (`Emulation.setCPUThrottlingRate`).
+ * - `chamber.first-screen.js`: the JavaScript (KiB, as served, before compression) the page has fetched once a
+ *   session is open and its last message shows, beside all the JavaScript the built app has: what the code split
+ *   (markdown, the QR code, highlighting, the terminal, sheets and account panels fetched on first use) leaves out.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
 import { sessionDirFor } from "../src/agent/paths.js";
 import { startChamber } from "../src/chamber/server.js";
@@ -27,6 +31,7 @@ const PASSWORD = "bench password";
 const LONG = 5000;
 const SHORT = 10;
 const KEYS = 20;
+const FIRST_SCREEN = "chamber.first-screen.js";
 
 interface Device {
 	suffix: string;
@@ -53,6 +58,19 @@ const onScreen = (id: string) => `(() => {
 	return r.bottom > b.top && r.top < b.bottom ? performance.now() : false;
 })()`;
 
+/** In the page: bytes of the scripts this document fetched (module preloads and dynamic imports included). */
+const SCRIPT_BYTES = `performance.getEntriesByType("resource")
+	.filter((e) => new URL(e.name).pathname.endsWith(".js"))
+	.reduce((n, e) => n + e.decodedBodySize, 0)`;
+
+/** Every script the built app has (its chunks), bytes. */
+function appScriptBytes(): number {
+	const assets = fileURLToPath(new URL("../../web/assets", import.meta.url));
+	return readdirSync(assets)
+		.filter((name) => name.endsWith(".js"))
+		.reduce((n, name) => n + statSync(join(assets, name)).size, 0);
+}
+
 /** In the page: scrolls to the top until no earlier page is left to load (the transcript loads them as it nears the top). */
 const LOAD_ALL = `(async () => {
 	const el = document.querySelector('[data-testid="transcript"]');
@@ -65,7 +83,9 @@ const LOAD_ALL = `(async () => {
 		if (!document.querySelector('[data-testid="older-rows"]')) return;
 	}
 	const shown = document.querySelectorAll('[data-testid="row"]').length;
-	throw new Error("earlier rows never finished loading in 300 s (" + shown + " rows drawn)");
+	const button = document.querySelector('[data-testid="older-rows"]')?.textContent;
+	const toasts = [...document.querySelectorAll("[data-testid=toast]")].map((t) => t.textContent).join(" | ");
+	throw new Error("earlier rows never finished loading in 300 s (" + shown + " rows drawn; button: " + button + "; toasts: " + (toasts || "none") + "; scrollTop " + el.scrollTop + ")");
 })()`;
 
 /** In the page: from the top to the bottom, a screen and a half per frame; the longest task and frame gap, ms. */
@@ -148,10 +168,12 @@ async function devicePage(browser: Browser, url: string, device: Device): Promis
 }
 
 export async function benchChamberOpen(ctx: BenchContext): Promise<Result[]> {
-	const wanted = DEVICES.filter((d) =>
-		["chamber.open.", "chamber.scroll.", "chamber.keystroke."].some((p) =>
-			[LONG, SHORT].some((n) => ctx.wants(`${p}${n}${d.suffix}`) || ctx.wants(`${p}${n}.longtask${d.suffix}`)),
-		),
+	const wanted = DEVICES.filter(
+		(d) =>
+			["chamber.open.", "chamber.scroll.", "chamber.keystroke."].some((p) =>
+				[LONG, SHORT].some((n) => ctx.wants(`${p}${n}${d.suffix}`) || ctx.wants(`${p}${n}.longtask${d.suffix}`)),
+			) ||
+			(d.suffix === "" && ctx.wants(FIRST_SCREEN)),
 	);
 	if (wanted.length === 0) return [];
 	const root = mkdtempSync(join(tmpdir(), "pier-bench-chamber-open-"));
@@ -209,6 +231,21 @@ export async function benchChamberOpen(ctx: BenchContext): Promise<Result[]> {
 				return samples;
 			};
 			const specs: FigureSpec[] = [
+				...(device.suffix
+					? []
+					: [
+							{
+								id: FIRST_SCREEN,
+								title: `JavaScript fetched to show a session (${SHORT} entries, 1280×800), KiB`,
+								unit: "KiB" as const,
+								warmup: 0,
+								run: async () => {
+									await open("short");
+									return ((await page.evaluate(SCRIPT_BYTES)) as number) / 1024;
+								},
+								baseline: { title: "all of the built app's JavaScript", run: () => appScriptBytes() / 1024 },
+							},
+						]),
 				{
 					id: `chamber.open.${LONG}${device.suffix}`,
 					title: `navigation → last message on screen, ${LONG.toLocaleString("en")}-entry session (${where})`,

@@ -10,7 +10,7 @@
  */
 
 /** `%`: a share of one CPU core. */
-export type Unit = "µs" | "ms" | "s" | "ns" | "MiB" | "/s" | "%";
+export type Unit = "µs" | "ms" | "s" | "ns" | "KiB" | "MiB" | "/s" | "%";
 
 /** What `--json` prints for one figure, one line each. */
 export interface FigureLine {

@@ -90,4 +90,43 @@ describe("the header and its account menu", () => {
 			await context.close();
 		});
 	}
+
+	test("the first screen fetches only the code it draws; a panel or sheet fetches its own on first use", async () => {
+		const context = await browser.newContext(DESKTOP);
+		const page = await context.newPage();
+		const scripts: string[] = [];
+		page.on("request", (r) => {
+			const path = new URL(r.url()).pathname;
+			if (path.endsWith(".js")) scripts.push(path.slice(path.lastIndexOf("/") + 1));
+		});
+		const fetched = (name: string) => scripts.some((s) => s.startsWith(`${name}-`));
+		const later = [
+			"qrcode",
+			"syntax",
+			"TerminalSheet",
+			"FilesSheet",
+			"TreeSheet",
+			"McpAppFrame",
+			"Providers",
+			"Grants",
+			"PairDevice",
+		];
+		const notYet = (names: string[], where: string) => {
+			for (const name of names)
+				assert.equal(fetched(name), false, `${name} is not fetched for ${where} (fetched: ${scripts.join(", ")})`);
+		};
+		await signIn(page, serve.url);
+		notYet(["markdown", ...later], "the session list");
+		// Opening a session fetches the transcript's markdown alongside its rows, and nothing else it does not draw.
+		await newSession(page);
+		notYet(later, "a session");
+		await account(page, "grants");
+		await page.getByTestId("grants-panel").locator(".grants-body").waitFor({ timeout: STEP });
+		assert.ok(fetched("Grants"), "the Grants panel's code arrives when it is opened");
+		await page.keyboard.press("Escape");
+		await page.getByTestId("files-open").click();
+		await page.getByTestId("files-tree").waitFor({ timeout: STEP });
+		assert.ok(fetched("FilesSheet"), "the file browser's code arrives when it is opened");
+		await context.close();
+	});
 });

@@ -185,4 +185,21 @@ describe("a long session in the browser", () => {
 		await see(phone.getByTestId("connection-state"), /^live$/);
 		await shot(phone, "long-session-phone.png");
 	});
+	test("a fresh view of the session (a move in its tree) keeps the earlier rows the reader loaded", async () => {
+		assert.equal(await page.getByTestId("older-rows").count(), 0, "every row is loaded");
+		const marks = await page.getByTestId("prompt-mark").count();
+		const target = all.findLast((r, i) => i < all.length - 2 && r.kind !== "user")!;
+		const gone = all.slice(all.indexOf(target) + 1);
+		assert.equal((await api.call("POST", `/api/pi/sessions/${id}/open`, {})).status, 200);
+		// Last in this file: the session ends elsewhere afterwards.
+		const moved = await api.call("POST", `/api/pi/sessions/${id}/tree`, { entryId: target.id });
+		assert.equal(moved.status, 200, JSON.stringify(moved.body));
+		// The page fetches its latest page of rows again on `session.branch`; the rows before that page stay.
+		await page.getByTestId("scroll-to-bottom").click();
+		await until(async () => !(await rowIds()).includes(all.at(-1)!.id), "the rows after the tree's new leaf gone");
+		await until(() => onScreen(target.id), "the new leaf on screen");
+		assert.equal(await page.getByTestId("older-rows").count(), 0, "no earlier page to load again");
+		const lost = gone.filter((r) => r.kind === "user").length;
+		assert.equal(await page.getByTestId("prompt-mark").count(), marks - lost, "every loaded prompt still marked");
+	});
 });

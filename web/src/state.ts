@@ -62,7 +62,7 @@ export function initSessionState(view: SessionView): SessionState {
 export function reduceSession(state: SessionState, action: SessionAction): SessionState {
 	switch (action.type) {
 		case "reset":
-			return { ...initSessionState(action.view), ...afterSnapshot(state) };
+			return snapshot(state, action.view);
 		case "model": {
 			const view = { ...state.view };
 			if (action.model !== undefined) view.model = action.model;
@@ -82,9 +82,7 @@ export function reduceSession(state: SessionState, action: SessionAction): Sessi
 }
 
 export function applyEvent(state: SessionState, env: AnyEnvelope): SessionState {
-	if (env.event === "session.snapshot") {
-		return { ...initSessionState(env.payload), ...afterSnapshot(state) };
-	}
+	if (env.event === "session.snapshot") return snapshot(state, env.payload);
 	if (env.event === "heartbeat" || env.seq <= state.lastSeq) return state;
 	const next = { ...state, lastSeq: env.seq, view: { ...state.view, seq: env.seq } };
 	const view = next.view;
@@ -280,6 +278,25 @@ export function applyEvent(state: SessionState, env: AnyEnvelope): SessionState 
 
 function afterSnapshot(state: SessionState) {
 	return { editorRevision: state.editorRevision, snapshotRevision: state.snapshotRevision + 1 };
+}
+
+/**
+ * A fresh view of the session (a snapshot on the stream, a resync) replaces the state, except the earlier rows the
+ * reader has already loaded: when the snapshot's first row is one the page holds, the rows before it stay, and the
+ * count of rows still to load drops by as many. Without this a snapshot landing after a page of earlier rows put
+ * that page back out of reach, and the reader's place with it.
+ */
+export function snapshot(state: SessionState, view: SessionView): SessionState {
+	const first = view.rows[0];
+	const at =
+		first && view.session.id === state.view.session.id ? state.view.rows.findIndex((r) => r.id === first.id) : -1;
+	if (at <= 0 || (view.olderRows ?? 0) < at) return { ...initSessionState(view), ...afterSnapshot(state) };
+	const kept = {
+		...view,
+		rows: [...state.view.rows.slice(0, at), ...view.rows],
+		olderRows: (view.olderRows ?? 0) - at,
+	};
+	return { ...initSessionState(kept), ...afterSnapshot(state) };
 }
 
 function upsert<T>(list: T[], item: T, same: (x: T) => boolean): T[] {

@@ -67,9 +67,9 @@ export type {
 	FileEntry,
 	FileListing,
 	FilePreview,
-	UploadBody,
 	UploadResult,
 } from "../../src/chamber/files/files-wire.js";
+export type { UploadBody } from "../../src/chamber/files/upload-body.js";
 export type { Notice, NoticeSettings, PushDeviceView } from "../../src/chamber/push/notice.js";
 // The terminal (issue 33, part 3): its wire, shared with the daemon.
 export type {

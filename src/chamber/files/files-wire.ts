@@ -1,8 +1,8 @@
 /**
- * The file browser's wire (`/api/pi/sessions/:id/files/…`): what a listing, a preview and an upload answer, and
- * the upload's body. Imported by the daemon and the web app, so free of Node imports like wire.ts.
+ * The file browser's wire (`/api/pi/sessions/:id/files/…`): what a listing, a preview and an upload answer.
+ * Imported by the daemon and the web app, so free of Node imports and of typebox (the upload's body, a schema, is in
+ * upload-body.ts): the page does not carry a validator.
  */
-import { type Static, Type } from "typebox";
 
 /** A preview reads at most this much of a text file; past it the page says so instead. */
 export const PREVIEW_MAX_BYTES = 512 * 1024;
@@ -47,21 +47,6 @@ export type FilePreview =
 	  }
 	| { kind: "binary"; path: string; size: number }
 	| { kind: "too_large"; path: string; size: number; limit: number };
-
-export const UploadBody = Type.Object(
-	{
-		/** The project directory to put the file in ("" for the root). */
-		dir: Type.String({ maxLength: 4096 }),
-		/** A plain file name: no `/`. */
-		name: Type.String({ minLength: 1, maxLength: 255 }),
-		/** The file's bytes, base64. */
-		data: Type.String({ maxLength: 1_048_576, pattern: "^[A-Za-z0-9+/]*=*$" }),
-		/** Replace an existing file of that name; without it an existing file is never touched. */
-		overwrite: Type.Optional(Type.Boolean()),
-	},
-	{ additionalProperties: false },
-);
-export type UploadBody = Static<typeof UploadBody>;
 
 export interface UploadResult {
 	path: string;

@@ -9,7 +9,7 @@ import type { Chamber } from "../chamber.js";
 import { jsonError } from "../http-errors.js";
 import { jsonBody } from "../json-body.js";
 import { failure } from "../route-failure.js";
-import { UploadBody } from "./files-wire.js";
+import { UploadBody } from "./upload-body.js";
 import { listProjectDir } from "./list.js";
 import { previewProjectFile } from "./preview.js";
 import { projectRoot } from "./project-path.js";

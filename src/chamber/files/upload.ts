@@ -11,7 +11,8 @@ import { type FileHandle, link, open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { insideProject, openedPath } from "../attachments/attach.js";
 import { SessionError } from "../session-error.js";
-import { UPLOAD_MAX_BYTES, type UploadBody, type UploadResult } from "./files-wire.js";
+import { UPLOAD_MAX_BYTES, type UploadResult } from "./files-wire.js";
+import type { UploadBody } from "./upload-body.js";
 import { projectDir } from "./project-path.js";
 
 /** The name exists and `overwrite` was not given: the route answers 409 `file_exists`. */

@@ -5,11 +5,26 @@
  */
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { Grants } from "./Grants.js";
 import { Icon, IconButton } from "./Icon.js";
 import { NotifySettings, useNotifyWatcher } from "./NotifySettings.js";
-import { PairDevice } from "./PairDevice.js";
-import { Providers } from "./Providers.js";
+import { lazyView } from "../lazy-view.js";
+
+// The panels are drawn only when picked from the menu: their code is fetched then.
+const Providers = lazyView(
+	() => import("./Providers.js"),
+	(m) => m.Providers,
+	"Providers",
+);
+const Grants = lazyView(
+	() => import("./Grants.js"),
+	(m) => m.Grants,
+	"Grants",
+);
+const PairDevice = lazyView(
+	() => import("./PairDevice.js"),
+	(m) => m.PairDevice,
+	"Pair a device",
+);
 
 type PanelId = "providers" | "grants" | "pair-device" | "notifications";
 

@@ -7,8 +7,15 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { api, describeError } from "../api.js";
 import { formatTokens, relativeTime } from "../format.js";
 import type { SessionSummary, SessionView } from "../types.js";
-import { TreeSheetBody } from "./TreeSheet.js";
+import { lazyView } from "../lazy-view.js";
 import { visible } from "../visible.js";
+
+// /tree is opened now and then: its code is fetched the first time.
+const TreeSheetBody = lazyView(
+	() => import("./TreeSheet.js"),
+	(m) => m.TreeSheetBody,
+	"the session tree",
+);
 
 export type HabitDialog =
 	| { kind: "tree" }

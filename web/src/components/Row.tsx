@@ -10,11 +10,18 @@ import { Drawn } from "./Drawn.js";
 import { toolDrawingKey } from "../../../src/chamber/tui/drawing-wire.js";
 import { requestFork } from "../habit-events.js";
 import { Markdown } from "./Markdown.js";
-import { McpAppFrame } from "./McpAppFrame.js";
+import { lazyView } from "../lazy-view.js";
 import { memo } from "../memo.js";
 import { ThinkingBlock, ToolCall, ToolName } from "./ToolCall.js";
 import { FileChips, Thumbnails } from "./UserAttachments.js";
 import { visible, visibleText } from "../visible.js";
+
+// Only sessions with MCP Apps draw one: the host and its frame are fetched with the first.
+const McpAppFrame = lazyView(
+	() => import("./McpAppFrame.js"),
+	(m) => m.McpAppFrame,
+	"the MCP App",
+);
 
 type ToolResultRow = Extract<TranscriptRow, { kind: "tool_result" }>;
 

@@ -100,6 +100,8 @@ function LiveSession({
 	onReplaced,
 }: ScreenProps & { initial: SessionView }) {
 	const [state, dispatch] = useReducer(reduceSession, initial, initSessionState);
+	const latest = useRef(state);
+	latest.current = state;
 	const [status, setStatus] = useState<StreamStatus>("connecting");
 	const [generation, setGeneration] = useState(0);
 	const [settings, setSettings] = useState<{ editId?: string } | undefined>();
@@ -246,13 +248,16 @@ function LiveSession({
 						onCommand={runFromCard}
 						onReveal={showInPane}
 						onShowEarlier={async () => {
-							const first = state.view.rows[0];
-							if (!first) return;
+							// The rows as they are now, not as they were when this was drawn.
+							const first = latest.current.view.rows[0];
+							if (!first) return false;
 							try {
 								const page = await api.olderRows(sessionId, first.id, ROWS_PAGE);
 								dispatch({ type: "older", rows: page.rows, olderRows: page.olderRows });
+								return page.rows.length > 0;
 							} catch (err) {
 								toast(`Could not load earlier messages: ${describeError(err)}`, "error");
+								return false;
 							}
 						}}
 					/>

@@ -25,8 +25,8 @@ const NO_RESULTS = new Map<string, ToolResultRow>();
 interface TranscriptProps {
 	state: SessionState;
 	onCommand: RunCardCommand;
-	/** Fetches the page of rows before the first one shown. */
-	onShowEarlier?: () => Promise<void>;
+	/** Loads the page of rows before the first one shown; false when nothing came (it failed, or none are left). */
+	onShowEarlier?: () => Promise<boolean>;
 	/** Opens the side pane at a live panel or an app (from its marker row). */
 	onReveal?: (kind: Reveal["kind"], id: string) => void;
 }
@@ -83,15 +83,15 @@ export function Transcript({ state, onCommand, onShowEarlier, onReveal }: Transc
 		busy.current = true;
 		setLoading(true);
 		const before = olderNow.current;
+		let loaded = false;
 		try {
-			await onShowEarlier();
+			loaded = await onShowEarlier();
 		} finally {
+			// A load that brought nothing waits for a click. Judged by the load itself, not by the count after it:
+			// a snapshot of the session can land meanwhile and set the count back, which is not a failure.
+			stalledAt.current = loaded ? undefined : before;
 			busy.current = false;
 			setLoading(false);
-			// The page's rows land with the next render; a load that changed nothing waits for a click.
-			requestAnimationFrame(() => {
-				stalledAt.current = olderNow.current === before ? before : undefined;
-			});
 		}
 	}, [onShowEarlier]);
 	const nearTop = useCallback(() => {
