@@ -65,7 +65,7 @@ const SCRIPT_BYTES = `performance.getEntriesByType("resource")
 
 /** Every script the built app has (its chunks), bytes. */
 function appScriptBytes(): number {
-	const assets = fileURLToPath(new URL("../../web/assets", import.meta.url));
+	const assets = fileURLToPath(new URL("../web/assets", import.meta.url));
 	return readdirSync(assets)
 		.filter((name) => name.endsWith(".js"))
 		.reduce((n, name) => n + statSync(join(assets, name)).size, 0);
