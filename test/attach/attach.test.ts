@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { type TestContext, test } from "node:test";
 import { type ApiClient, type Envelope, servedChamber } from "../helpers/chamber.js";
 import { cleanEnv, PIER_BIN, REPO_ROOT, runPier, tempDir } from "../helpers/pier-cli.js";
-import { tmux, type, waitForScreen, waitForScreenWithout } from "../helpers/tmux.js";
+import { startPier, tmux, type, waitForScreen, waitForScreenWithout } from "../helpers/tmux.js";
 
 const FIXTURE = join(REPO_ROOT, "test/fixtures/attach/attach-ext.ts");
 
@@ -44,7 +44,8 @@ test("pier attach follows a chamber session, acts through the chamber and detach
 	using dir = tempDir();
 	const agentDir = join(dir.path, "agent");
 	const project = join(dir.path, "project");
-	const stateDir = join(dir.path, "state");
+	// The default state directory, so attach finds the daemon as a user's plain `pier attach` would.
+	const stateDir = join(agentDir, "pier-chamber");
 	mkdirSync(agentDir);
 	mkdirSync(project);
 	const { serve, api } = await servedChamber(["--no-examples", "-e", FIXTURE], { agentDir, cwd: project, stateDir });
@@ -58,7 +59,7 @@ test("pier attach follows a chamber session, acts through the chamber and detach
 	await stream.waitFor((e) => row(e)?.kind === "assistant", "the demo model's answer");
 	const before = await credentialIds(api);
 
-	const name = startAttach(t, agentDir, project, ["--state-dir", stateDir]);
+	const name = startAttach(t, agentDir, project, []);
 	let screen = await waitForScreen(name, /fixture widget line/);
 	assert.match(screen, /hello from the chamber/);
 	assert.match(screen, /does not understand "hello from the chamber"/);
@@ -114,6 +115,25 @@ test("pier attach follows a chamber session, acts through the chamber and detach
 	await waitForScreen(again, /\[attach exited 1\]/);
 	const rows = (await api.call<{ rows: Row[] }>("GET", `/api/pi/sessions/${id}`)).body.rows;
 	assert.equal(rows.filter((r) => r.text === "after the revocation").length, 0);
+
+	// The other way: `/chamber` in pier's own terminal names the session's address and moves the session there.
+	const own = startPier(t, agentDir, FIXTURE, project);
+	await waitForScreen(own, /demo\s*$/m);
+	type(own, "written in pier's terminal");
+	await waitForScreen(own, /does not understand "written in pier's terminal"/);
+	type(own, "/chamber");
+	screen = await waitForScreen(own, /Open this session in the chamber\?/);
+	const ownId = /\?s=([0-9a-f-]+)/.exec(screen.replace(/\s+/g, ""))?.[1];
+	assert.ok(ownId, `no chamber address on the screen:\n${screen}`);
+	assert.equal((await api.call("POST", `/api/pi/sessions/${ownId}/open`, {})).status, 409, "the terminal holds it");
+	tmux("send-keys", "-t", own, "Enter");
+	for (let opened = 0; opened !== 200; ) {
+		opened = (await api.call("POST", `/api/pi/sessions/${ownId}/open`, {})).status;
+		assert.ok(opened === 200 || opened === 409, `open answered ${opened}`);
+		if (opened === 409) await new Promise((done) => setTimeout(done, 200));
+	}
+	const moved = (await api.call<{ rows: Row[] }>("GET", `/api/pi/sessions/${ownId}`)).body.rows;
+	assert.ok(moved.some((r) => r.kind === "user" && r.text === "written in pier's terminal"));
 });
 
 test("pier attach sends its credentials only where they belong", async () => {

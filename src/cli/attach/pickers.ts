@@ -52,7 +52,7 @@ export async function pickTreeEntry(
 		tui,
 		"Session tree",
 		nodes.map((n, i) => {
-			const text = n.text.replace(/\s+/g, " ").slice(0, 100);
+			const text = n.text.replace(/\s+/g, " ").slice(0, Math.max(20, tui.terminal.columns - 30 - 2 * n.depth));
 			return `${i + 1}. ${"  ".repeat(Math.min(n.depth, 20))}${n.active ? "• " : "  "}${n.kind}: ${text}${n.label ? ` [${n.label}]` : ""}`;
 		}),
 		show,
