@@ -80,11 +80,40 @@ test("pier attach follows a chamber session, acts through the chamber and detach
 	assert.equal(answered.status, 200);
 	screen = await waitForScreenWithout(name, /Ship it\?/);
 	await waitForScreen(name, /confirm said yes/);
+	// And the other way: answered in the terminal (No), the chamber sees it answered.
+	type(name, "/attach-confirm");
+	const second = await stream.waitFor(
+		(e) => e.event === "extension.dialog" && e.payload.requestId !== dialog.payload.requestId,
+		"the second confirm",
+	);
+	await waitForScreen(name, /Ship it\?/);
+	tmux("send-keys", "-t", name, "Down");
+	tmux("send-keys", "-t", name, "Enter");
+	const dismissed = await stream.waitFor(
+		(e) => e.event === "extension.dialog.dismiss" && e.payload.requestId === second.payload.requestId,
+		"the second confirm's end",
+	);
+	assert.equal(dismissed.payload.reason, "answered");
+	await waitForScreen(name, /confirm said no/);
+
+	// Esc aborts the run the chamber is doing.
+	type(name, `hold ${JSON.stringify({ file: join(dir.path, "never") })}`);
+	const held = await stream.waitFor((e) => e.event === "tool.start" && e.payload.toolName === "hold", "hold runs");
+	await waitForScreen(name, /Working…/);
+	tmux("send-keys", "-t", name, "Escape");
+	const aborted = await stream.waitFor(
+		(e) => e.seq > held.seq && row(e)?.kind === "tool_result" && row(e)?.text === "aborted",
+		"the aborted tool",
+	);
+	await stream.waitFor((e) => e.seq > aborted.seq && e.event === "agent.end", "the aborted run's end");
 
 	// A run the agent is in the middle of when the terminal detaches.
 	const release = join(dir.path, "release");
 	type(name, `hold ${JSON.stringify({ file: release })}`);
-	const started = await stream.waitFor((e) => e.event === "tool.start" && e.payload.toolName === "hold", "hold runs");
+	const started = await stream.waitFor(
+		(e) => e.seq > aborted.seq && e.event === "tool.start" && e.payload.toolName === "hold",
+		"hold runs again",
+	);
 	await waitForScreen(name, /Working…/);
 	type(name, "steered from the terminal");
 	await stream.waitFor(
