@@ -4,6 +4,7 @@
  * and the credential attach signs in with (listed while attached, gone after, useless once revoked).
  */
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type TestContext, test } from "node:test";
@@ -145,6 +146,14 @@ test("pier attach follows a chamber session, acts through the chamber and detach
 	const rows = (await api.call<{ rows: Row[] }>("GET", `/api/pi/sessions/${id}`)).body.rows;
 	assert.equal(rows.filter((r) => r.text === "after the revocation").length, 0);
 
+	// Another chamber by address, with a device token: the same session, and the token outlives the detach.
+	const minted = await api.call<{ id: string; token: string }>("POST", "/api/auth/tokens", { name: "attach test" });
+	const remote = startAttach(t, agentDir, project, ["--url", serve.url, "--token", minted.body.token, id]);
+	await waitForScreen(remote, /typed in the terminal/);
+	tmux("send-keys", "-t", remote, "C-d");
+	await waitForScreen(remote, /\[attach exited 0\]/);
+	assert.ok((await credentialIds(api)).includes(minted.body.id));
+
 	// The other way: `/chamber` in pier's own terminal names the session's address and moves the session there.
 	const own = startPier(t, agentDir, FIXTURE, project);
 	await waitForScreen(own, /demo\s*$/m);
@@ -183,6 +192,16 @@ test("pier attach sends its credentials only where they belong", async () => {
 	const wide = await runPier(["attach", "--state-dir", stateDir], { agentDir: dir.path });
 	assert.equal(wide.code, 2);
 	assert.match(wide.stderr, /records no loopback address \(http:\/\/10\.1\.2\.3:7777\/\)/);
+	assert.equal(existsSync(join(stateDir, "pairing-inbox.json")), false);
+	// A record left by a daemon that is gone: nothing minted for whatever now listens there.
+	const gone = spawnSync(process.execPath, ["-e", "0"]).pid;
+	writeFileSync(
+		join(stateDir, "daemon.json"),
+		JSON.stringify({ pid: gone, urls: ["http://127.0.0.1:9/"], startedAt: new Date().toISOString() }),
+	);
+	const stale = await runPier(["attach", "--state-dir", stateDir], { agentDir: dir.path });
+	assert.equal(stale.code, 2);
+	assert.match(stale.stderr, /no chamber runs on /);
 	assert.equal(existsSync(join(stateDir, "pairing-inbox.json")), false);
 	// No daemon at all: said so, nothing minted.
 	const none = await runPier(["attach", "--state-dir", join(dir.path, "nothing")], { agentDir: dir.path });
