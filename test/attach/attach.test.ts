@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type TestContext, test } from "node:test";
 import { type ApiClient, type Envelope, servedChamber } from "../helpers/chamber.js";
@@ -67,6 +67,8 @@ test("pier attach follows a chamber session, acts through the chamber and detach
 	assert.match(screen, /fixture status ready/);
 	// attach signed in through the state directory: one more credential, listed (and so revocable) in the chamber.
 	assert.equal((await credentialIds(api)).filter((c) => !before.includes(c)).length, 1);
+	assert.equal(statSync(stateDir).mode & 0o777, 0o700);
+	assert.equal(statSync(join(stateDir, "pairing-inbox.json")).mode & 0o777, 0o600);
 
 	type(name, "typed in the terminal");
 	await stream.waitFor((e) => row(e)?.kind === "user" && row(e)?.text === "typed in the terminal", "the typed prompt");
