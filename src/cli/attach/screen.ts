@@ -135,7 +135,7 @@ export class AttachScreen {
 		);
 		this.drawUi();
 		const pending = view.ui.dialogs[0];
-		if (pending && !this.dialog) void this.showDialog(pending);
+		if (pending && !this.dialog && !this.picking) void this.showDialog(pending);
 	}
 
 	private onEvent(envelope: Envelope): void {
@@ -225,7 +225,8 @@ export class AttachScreen {
 				this.editor.setText(payloadOf(envelope, "extension.editor").text);
 				break;
 			case "extension.dialog":
-				if (!this.dialog) void this.showDialog(payloadOf(envelope, "extension.dialog"));
+				// One question at a time: a dialog that arrives during another, or during a picker, waits its turn.
+				if (!this.dialog && !this.picking) void this.showDialog(payloadOf(envelope, "extension.dialog"));
 				else this.ui.dialogs.push(payloadOf(envelope, "extension.dialog"));
 				break;
 			case "extension.dialog.dismiss": {
@@ -360,6 +361,8 @@ export class AttachScreen {
 			this.picking = false;
 			this.show(undefined);
 		}
+		const waiting = this.ui.dialogs[0];
+		if (waiting && !this.dialog) void this.showDialog(waiting);
 	}
 
 	private report(error: unknown): void {
