@@ -6,7 +6,7 @@ import type { AgentTool, ThinkingLevel } from "@earendil-works/pi-agent-core";
 import type {
 	AgentSessionRuntime,
 	AgentSessionRuntimeDiagnostic,
-	ExtensionFactory,
+	InlineExtension,
 } from "@earendil-works/pi-coding-agent";
 import type { ExtensionHost, HostDiagnostic } from "../extensions/host/host.js";
 import type { Timeouts } from "../extensions/host/timeouts.js";
@@ -46,8 +46,8 @@ export interface PierSessionOptions {
 	extensionPaths?: string[];
 	/** Skip discovered extensions (explicit `extensionPaths` and factories still load), as `pi --no-extensions`. */
 	noExtensions?: boolean;
-	/** In-process extensions handed over as code (pi `ExtensionFactory`). */
-	extensionFactories?: ExtensionFactory[];
+	/** In-process extensions handed over as code (pi `ExtensionFactory`, or pi's named/hidden `InlineExtension`). */
+	extensionFactories?: InlineExtension[];
 	/** Extra tools for the agent, active from the start. */
 	tools?: AgentTool[];
 	/** pi's `--tools`: the names of the only tools active (built-in, extension or custom). */

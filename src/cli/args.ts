@@ -12,6 +12,7 @@ export type Command =
 	| "trust"
 	| "untrust"
 	| "pair"
+	| "attach"
 	| "interactive"
 	| "rpc"
 	| GrantCommand
@@ -123,7 +124,14 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 	if (first === "run" || first === "sessions") {
 		args.command = first;
 		rest = rest.slice(1);
-	} else if (first === "ext" || first === "serve" || first === "trust" || first === "untrust" || first === "pair") {
+	} else if (
+		first === "ext" ||
+		first === "serve" ||
+		first === "trust" ||
+		first === "untrust" ||
+		first === "pair" ||
+		first === "attach"
+	) {
 		return { ...args, command: first, rest: rest.slice(1) };
 	} else if (first === "grant" || first === "revoke") {
 		return { ...args, command: first, rest: rest.slice(1) };
@@ -277,6 +285,9 @@ Usage:
   pier pair [--state-dir DIR] [--minutes N]
                                   a fresh one-time sign-in link for the chamber of that state directory
                                   (running or not): signing out never locks you out
+  pier attach [session] [--state-dir DIR | --url URL]
+                                  a terminal on a session the chamber runs; detaching leaves it running
+                                  (pier attach --help)
   pier sessions [--cwd <dir>] [--json]
                                   list saved sessions (all projects, or one)
   pier trust [dir] [--parent]     trust a project (stored in <agentDir>/trust.json; pier trust --help)

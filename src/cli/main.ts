@@ -40,6 +40,8 @@ export async function main(argv: readonly string[]): Promise<number> {
 				return await (await import("./grant.js")).grantCommand(args.command, args.rest);
 			case "pair":
 				return await (await import("./pair.js")).pairCommand(args.rest);
+			case "attach":
+				return await (await import("./attach/command.js")).attachCommand(args.rest);
 			case "serve":
 				return await (await import("./serve.js")).serveCommand(args.rest);
 			case "trust":

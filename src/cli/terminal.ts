@@ -21,8 +21,11 @@ export async function runInteractive(args: CliArgs): Promise<number> {
 		process.stdout.write("No session selected\n");
 		return 0;
 	}
+	const { chamberLinkExtension } = await import("./attach/chamber-link.js");
 	const pier = await createPierRuntime({
 		...options,
+		// `/chamber`: this session's address in a running chamber, and a move there (issue 35).
+		extensionFactories: [...(options.extensionFactories ?? []), chamberLinkExtension()],
 		mode: "tui",
 		askProjectTrust: (decision) => askTrustInTerminal(new TrustStore(options.agentDir ?? agentDir()), decision),
 	});
