@@ -131,7 +131,7 @@ async function ask(
 			reason: `pier permissions: ${what} needs your approval (the rule ${quoteRule(verdict)}), and this run has no one to ask: run it again with --approve, or in the terminal or the chamber`,
 		};
 	}
-	const title = `Allow ${what}?\n(ask rule ${quoteRule(verdict)})`;
+	const title = `Allow ${what}? (ask rule ${quoteRule(verdict)})`;
 	const answer = await ui.select(title, Object.values(ASK_CHOICES));
 	const always = answer === ASK_CHOICES.allowAlways || answer === ASK_CHOICES.rejectAlways;
 	const allowed = answer === ASK_CHOICES.allowOnce || answer === ASK_CHOICES.allowAlways;
