@@ -20,6 +20,22 @@ const REWRITER = `export default function (pi) {
 `;
 
 /** Sets the rules, keeping what else the file holds (the grant `pier grant` wrote). */
+/** An in-process tool that runs a command through pi's bash with ctx.executeTool (as codemode does). */
+const RELAY = `export default function (pi) {
+	pi.registerTool({
+		name: "relay",
+		label: "relay",
+		description: "runs a command through the bash tool",
+		parameters: { type: "object", properties: { command: { type: "string" } }, required: ["command"] },
+		async execute(_id, params, _signal, _onUpdate, ctx) {
+			const out = await ctx.executeTool("bash", { command: params.command });
+			const text = out.result.content.map((c) => c.text).join("");
+			return { content: [{ type: "text", text: (out.isError ? "nested error: " : "nested: ") + text }], details: {} };
+		},
+	});
+}
+`;
+
 function settings(agent: string, permissions: unknown): string {
 	const file = join(agent, "settings.json");
 	const current = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>) : {};
@@ -34,7 +50,10 @@ async function run(agent: string, cwd: string, prompt: string, extra: string[] =
 		timeoutMs: 60_000,
 	});
 	assert.equal(result.code, 0, result.stderr);
-	const end = jsonLines(result.stdout).find((e) => e.type === "tool_execution_end") as unknown as {
+	// The model's own call (a nested call carries its parent's id).
+	const end = jsonLines(result.stdout).find(
+		(e) => e.type === "tool_execution_end" && !e.parentToolCallId,
+	) as unknown as {
 		result: { content: { text: string }[] };
 		isError?: boolean;
 	};
@@ -106,6 +125,49 @@ describe("the gate in a real session", () => {
 				["ask-refused", "write", join(project, "out.txt"), "write(**/*.txt)", file, "no one to ask (headless run)"],
 				["ask-allowed", "write", join(project, "out.txt"), "write(**/*.txt)", file, "approved by --approve"],
 			],
+		);
+	});
+
+	test("a tool that runs bash itself (ctx.executeTool) meets the same rules", async () => {
+		using dir = tempDir();
+		const agent = join(dir.path, "agent");
+		const project = join(dir.path, "project");
+		mkdirSync(agent);
+		mkdirSync(join(project, "x"), { recursive: true });
+		const relay = join(dir.path, "relay.mjs");
+		writeFileSync(relay, RELAY);
+		const file = settings(agent, { deny: ["bash(rm *)"] });
+		const result = await run(agent, project, 'relay {"command":"rm -rf x"}', ["-e", relay]);
+		assert.equal(existsSync(join(project, "x")), true);
+		assert.equal(
+			result.output,
+			`nested error: pier permissions: bash: rm -rf x is denied by the rule "bash(rm *)" in ${file}`,
+		);
+	});
+
+	test("a trusted project adds a deny; its allow is ignored, naming the file; an untrusted one adds nothing", async () => {
+		using dir = tempDir();
+		const agent = join(dir.path, "agent");
+		const project = join(dir.path, "project");
+		mkdirSync(agent);
+		mkdirSync(join(project, ".pi"), { recursive: true });
+		const file = join(project, ".pi", "settings.json");
+		writeFileSync(file, JSON.stringify({ permissions: { allow: ["bash"], deny: ["bash(touch *)"] } }));
+
+		await run(agent, project, 'bash {"command":"touch untrusted"}', ["--no-approve"]);
+		assert.equal(existsSync(join(project, "untrusted")), true, "an untrusted project's rules do not count");
+
+		const trusted = await run(agent, project, 'bash {"command":"touch trusted"}', ["--approve"]);
+		assert.equal(existsSync(join(project, "trusted")), false);
+		assert.equal(
+			trusted.output,
+			`pier permissions: bash: touch trusted is denied by the rule "bash(touch *)" in ${file}`,
+		);
+		assert.ok(
+			trusted.stderr.includes(
+				`${file}: "permissions.allow" is ignored: a project's settings can only add ask and deny rules`,
+			),
+			trusted.stderr,
 		);
 	});
 
