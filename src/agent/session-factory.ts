@@ -32,6 +32,9 @@ import {
 import { resourceOverridesForTrust, settingsForTrust, syncProjectTrust } from "../extensions/trust-settings.js";
 import { canonicalDir, TrustStoreError } from "../extensions/trust-store.js";
 import { aroundResourceReload } from "../pi-seams/resource-reload.js";
+import { auditFile } from "../audit/audit-log.js";
+import { loadRules } from "../permissions/load.js";
+import { gateSession } from "../permissions/session-gate.js";
 import { installDemoModel } from "./demo-model.js";
 import { telemetryOffUnlessChosen } from "./telemetry.js";
 import { chooseModel } from "./model-choice.js";
@@ -267,6 +270,18 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 			...(options.excludeTools ? { excludeTools: options.excludeTools } : {}),
 			customTools,
 		});
+		// Permission rules: after every hook, on what the tool really runs (src/permissions/).
+		gateSession(created.session, {
+			cwd,
+			agentDir,
+			trusted: () => projectContentAllowed(here),
+			approve: options.approve === true,
+			auditFile: auditFile(agentDir),
+		});
+		const permissions = loadRules(cwd, projectContentAllowed(here), agentDir);
+		for (const message of permissions.diagnostics) diagnostics.push({ type: "warning", message });
+		for (const message of permissions.blocking)
+			diagnostics.push({ type: "error", message: `${message} (until then every tool call is refused)` });
 		return { ...created, services, diagnostics };
 	};
 

@@ -348,7 +348,8 @@ Options (pi's, with pi's meaning):
   --no-session              keep the session in memory only
   --cwd <dir>               project directory (default: the current one)
   -a, --approve / -na, --no-approve
-                            trust / do not trust this project for this run only (nothing is stored)
+                            trust / do not trust this project for this run only (nothing is stored);
+                            --approve also approves what a permission rule asks, in runs with no one to ask
   --tui-mode <regular|fullscreen>, --use-theme <name>
                             the terminal's layout and theme for this run
   --mode <text|json|rpc>    run output: final text (default) or every event as JSON lines;
