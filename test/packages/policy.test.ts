@@ -105,13 +105,20 @@ describe("the extension policy at install", () => {
 		);
 	});
 
-	test("a malformed policy refuses every install, naming the file and the field", async () => {
+	test("a malformed policy refuses every install and every load, naming the file and the field", async () => {
 		using box = sandbox();
 		writeFiles(join(box.root, "mine"), tsExtension("m", "m_tool", "m"));
 		setPolicy(box, { block: ["mine"] });
 		const refused = await box.pier(["install", join(box.root, "mine")]);
 		assert.equal(refused.code, 1);
 		assert.match(refused.stderr, /is malformed, .*extensionPolicy\.block\[0\]: "mine" is a bare word/);
+		// And at load: the user's own extensions stay out until the file is fixed.
+		writeFiles(box.agent, quickjsExtension("qjs", "user-qjs", "user_qjs", "q"));
+		const run = await activeTools(box);
+		assert.ok(!run.tools.includes("user_qjs"), `${run.tools}`);
+		assert.match(run.stderr, /extension user-qjs .* not loaded: the extension policy in .* is malformed/);
+		setPolicy(box, { block: ["id:mine"] });
+		assert.ok((await activeTools(box)).tools.includes("user_qjs"));
 	});
 });
 
@@ -207,6 +214,8 @@ describe("the extension policy at load", () => {
 
 		setPolicy(box, { block: [join(box.agent, "extensions", "proc"), "id:user-qjs", "id:plain"] });
 		const after = await activeTools(box);
+		// A refusal is said, not fatal: the run goes on with what is allowed.
+		assert.equal(after.code, 0, after.stderr);
 		assert.deepEqual(
 			after.tools.filter((t) => ["user_proc", "user_qjs", "plain_ts"].includes(t)),
 			[],
