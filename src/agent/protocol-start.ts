@@ -17,6 +17,7 @@ import {
 } from "../extensions/packages/resolve.js";
 import { isPackageSource } from "../extensions/packages/sources.js";
 import { settingsForTrust } from "../extensions/trust-settings.js";
+import { projectPolicyIgnored, readExtensionPolicy } from "../extensions/policy/policy.js";
 import type { PierSessionOptions } from "./session-types.js";
 
 /** Discovers, validates and starts protocol extensions before pi loads its own. */
@@ -62,6 +63,8 @@ export async function startProtocolExtensions(
 		// Start-up problems join the session's diagnostics; later ones (a crash) are reported live.
 		onDiagnostic: (d) => (started ? report(d) : startupDiagnostics.push({ type: d.type, message: d.message })),
 	});
+	const ignoredPolicy = projectPolicyIgnored(cwd, agentDir);
+	if (ignoredPolicy) startupDiagnostics.push({ type: "warning", message: ignoredPolicy });
 	const cliPaths = await installedCliPaths(options.extensionPaths ?? [], { cwd, agentDir }, startupDiagnostics);
 	const discover = async (decision: TrustDecision) => {
 		// Each package on its own: a failed one is a diagnostic, never the end of the session.
@@ -92,6 +95,7 @@ export async function startProtocolExtensions(
 			deadlineMs: extensionHost.timeouts.invocationMs,
 			...(configured.maxFrameBytes ? { maxFrameBytes: configured.maxFrameBytes } : {}),
 			...(configured.environment ? { environment: configured.environment } : {}),
+			policy: { policy: readExtensionPolicy(agentDir), agentDir },
 		});
 		return { discovery, specs, diagnostics: [...packages.diagnostics, ...diagnostics], packages };
 	};

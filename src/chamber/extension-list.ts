@@ -8,7 +8,12 @@
 import { createHash } from "node:crypto";
 import { basename, dirname } from "node:path";
 import type { ExtensionMetrics, MetricsSnapshot } from "../extensions/host/metrics.js";
-import { type ListedExtension, listExtensions, projectPackageEntries } from "../extensions/packages/list.js";
+import {
+	type ExtensionList,
+	type ListedExtension,
+	listExtensions,
+	projectPackageEntries,
+} from "../extensions/packages/list.js";
 import { agentDir } from "../agent/paths.js";
 import { isManifestRuntime } from "../extensions/manifest.js";
 import type { LiveSession } from "./live-session.js";
@@ -34,6 +39,8 @@ export interface ExtensionView {
 	scope?: ListedExtension["scope"];
 	package?: { name: string; source?: string; identity?: string; pinned?: string; revision?: string };
 	state: ListedExtension["state"] | "running";
+	/** Why it does not run (a `blocked` one: the extension policy's file, field and pattern), paths cut. */
+	reason?: string;
 	/** A protocol extension's instance: active, crashed, … */
 	phase?: string;
 	capabilities: ListedExtension["capabilities"];
@@ -103,7 +110,43 @@ export async function extensionList(session: LiveSession): Promise<ExtensionList
 			metrics: metricsView(session.piMetrics.of(path), "session-events"),
 		});
 	}
+	extensions.push(...blockedByPolicy(listed));
 	return { trust: { trusted: trust.trusted, source: trust.source }, since: session.startedAt, extensions };
+}
+
+/**
+ * What the extension policy kept out of the session, listed with the refusal: each blocked extension, and each
+ * blocked package as one entry (its contents were never read, so its extensions are not known).
+ */
+function blockedByPolicy(listed: ExtensionList | undefined): ExtensionView[] {
+	const idle = { commands: [], tools: [] };
+	const extensions = (listed?.extensions ?? [])
+		.filter((f) => f.state === "blocked")
+		.map((f) => ({
+			...describe(f.path, f.id, f, f.kind),
+			...(f.reason ? { reason: withoutPaths(f.reason) } : {}),
+			...idle,
+			metrics: metricsView(undefined, isManifestRuntime(f.kind) ? "host" : "session-events"),
+		}));
+	const packages = (listed?.packages ?? [])
+		.filter((p) => p.state === "blocked")
+		.map((p) => {
+			const pkg = packageView({ source: p.source, ...(p.identity ? { identity: p.identity } : {}) });
+			return {
+				id: opaqueExtensionId(p.identity ?? p.source),
+				name: pkg.name,
+				kind: "unknown" as const,
+				origin: "package" as const,
+				scope: p.scope,
+				package: pkg,
+				state: "blocked" as const,
+				...(p.reason ? { reason: withoutPaths(p.reason) } : {}),
+				capabilities: NONE,
+				...idle,
+				metrics: metricsView(undefined, "host"),
+			};
+		});
+	return [...extensions, ...packages];
 }
 
 /** An in-process extension: a file pi loaded, or one of pi's built-ins (`builtin:<name>`). */

@@ -36,6 +36,7 @@ import {
 	scopeBaseDir,
 } from "../extensions/packages/sources.js";
 import { decideProjectTrust } from "../extensions/trust.js";
+import { refuseInstallByPolicy } from "../extensions/policy/policy.js";
 import { ArgsError } from "./args.js";
 
 export const PACKAGES_HELP = `Usage:
@@ -54,6 +55,9 @@ file:///path/to/repo[@ref], or a local directory. See docs/packages.md.
 Install scripts (preinstall, install, postinstall; prepare of a git package) are skipped, the package's own and
 its dependencies'. --allow-scripts adds package names to extensionHost.allowScripts in the global settings; the
 scripts of those packages then run (now, and on later installs and updates). A project cannot allow scripts.
+
+The global settings' extensionPolicy {"allow": [...], "block": [...]} (npm:@scope/*, git:host/org/*, /path or
+~/path, id:<id>) refuses installs and loads it does not allow; pier list shows each package's standing.
 `;
 
 type Command = "install" | "remove" | "update" | "list";
@@ -119,8 +123,8 @@ async function packagesCommandInner(command: Command, argv: readonly string[]): 
 	if (positionals.length !== 1) throw new ArgsError(`pier ${command} needs one source: pier ${command} <source> [-l]`);
 	if (scope === "project") refuseUntrustedProject(ctx);
 	if (command === "remove") return remove(ctx, positionals[0]!, scope);
-	// Parsed before the allowance is written: a bad source allows nothing.
-	parseScopedSource(positionals[0]!, ctx.cwd);
+	// Parsed and checked against the extension policy before the allowance is written: a refused source allows nothing.
+	refuseInstallByPolicy(ctx.agentDir, parseScopedSource(positionals[0]!, ctx.cwd));
 	if (allow.length > 0) await allowScripts(ctx.agentDir, allow);
 	return install(ctx, positionals[0]!, scope);
 }
@@ -300,6 +304,7 @@ async function updateOne(
 ): Promise<string> {
 	const label = `${parsed.source} (${scope})`;
 	if (parsed.kind === "local") return `${label}: a local directory, nothing to update`;
+	refuseInstallByPolicy(ctx.agentDir, parsed);
 	if (parsed.kind === "npm") {
 		// pi's rule: a pinned npm package stays at its pin, and offline nothing is fetched.
 		if (parsed.pinned) return `${label}: pinned to ${parsed.version}, nothing to update`;
@@ -361,10 +366,34 @@ function scriptLines(p: ExtensionList["packages"][number]): string[] {
 	return lines;
 }
 
+/** The extension policy in force, and what is wrong with it (or with a project's attempt to set one). */
+function policyLines(model: ExtensionList): string[] {
+	const p = model.policy;
+	const lines = [p.active ? `extension policy: ${p.file}` : "extension policy: none"];
+	if (p.problem) lines.push(`  malformed, nothing is installed or loaded until it is fixed: ${p.problem}`);
+	if (p.ignored) lines.push(`  ${p.ignored}`);
+	return lines;
+}
+
+function standingText(s: NonNullable<ExtensionList["packages"][number]["standing"]>): string {
+	switch (s.standing) {
+		case "allowed":
+			if (s.byId) return "no allow pattern names it; its extensions load only where an id: pattern names them";
+			return s.pattern ? `allowed by ${s.pattern}` : "allowed";
+		case "blocked":
+			return `blocked by ${s.pattern}`;
+		case "not-allowed":
+			return "not allowed by the allow list";
+		case "malformed":
+			return "refused: the policy is malformed";
+	}
+}
+
 function printList(model: ExtensionList, say: (line: string) => void): void {
 	const t = model.trust;
 	const from = t.matchedPath ? ` (decision for ${t.matchedPath})` : ` (${t.source})`;
 	say(`project ${model.cwd}: ${t.trusted ? "trusted" : "not trusted"}${from}`);
+	for (const line of policyLines(model)) say(line);
 	say("");
 	say(model.packages.length === 0 ? "No packages configured." : "Packages:");
 	for (const p of model.packages) {
@@ -372,6 +401,7 @@ function printList(model: ExtensionList, say: (line: string) => void): void {
 		const rev = p.revision ? ` at ${p.revision.slice(0, 12)}` : "";
 		say(`  ${p.scope.padEnd(7)} ${p.source}  ${p.state}${pin}${rev}${p.filtered ? " (filtered)" : ""}`);
 		if (p.reason) say(`          ${p.reason}`);
+		if (model.policy.active && p.standing) say(`          policy: ${standingText(p.standing)}`);
 		for (const line of scriptLines(p)) say(`          ${line}`);
 	}
 	say("");

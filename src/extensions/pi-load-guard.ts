@@ -16,11 +16,18 @@ import { projectConfigDir } from "./project-dir.js";
 import { MANIFEST_FILE } from "./manifest.js";
 import { enclosingManifestDir } from "./manifest-dirs.js";
 import { projectAgentsSkillDirs, projectContentAllowed, type TrustDecision } from "./trust.js";
+import { loadRefusal, readExtensionPolicy } from "./policy/policy.js";
+import { inProcessName, inProcessSubject } from "./policy/subjects.js";
 
 export interface LoadScope {
 	cwd: string;
 	agentDir: string;
 	trust: () => TrustDecision;
+	/**
+	 * A session's loads (not `pier list`'s looks): the package a path lies in, for the extension policy, whose
+	 * refusals are then audited. Without it the policy still refuses, by path and name, unaudited.
+	 */
+	packageOf?: (path: string) => string | undefined;
 }
 
 interface Guard {
@@ -57,16 +64,29 @@ function checked(settings: object, paths: ResolvedPaths, fromCli: boolean): Reso
 	if (!guard) return paths;
 	for (const resource of paths.extensions) {
 		if (!resource.enabled) continue;
-		const why = refusal(resource.path, guard.scope, fromCli);
+		const byTrust = refusal(resource.path, guard.scope, fromCli);
+		const why = byTrust ?? policyRefusal(resource.path, guard.scope, false);
 		if (!why) continue;
 		resource.enabled = false;
 		const line = `pi's loader will not load ${resource.path}: ${why}`;
 		if (!guard.said.has(line)) {
+			// Each refusal of a session's load is audited once, when it is first said.
+			if (!byTrust && guard.scope.packageOf) policyRefusal(resource.path, guard.scope, true);
 			guard.said.add(line);
 			guard.pending.push(line);
 		}
 	}
 	return paths;
+}
+
+/** The extension policy's word on a file pi would import (every origin, `-e` included). */
+function policyRefusal(path: string, scope: LoadScope, audit: boolean): string | undefined {
+	const absolute = resolve(scope.cwd, path);
+	return loadRefusal(readExtensionPolicy(scope.agentDir), inProcessSubject(absolute, scope.packageOf?.(absolute)), {
+		agentDir: scope.agentDir,
+		name: inProcessName(absolute),
+		audit,
+	});
 }
 
 function realOrSelf(path: string): string {

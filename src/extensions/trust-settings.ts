@@ -28,7 +28,8 @@ import { projectConfigDir } from "./project-dir.js";
 import { enclosingManifestDir, manifestDirsIn } from "./manifest-dirs.js";
 import { piPackageEntries } from "./packages/pi-view.js";
 import type { PackageResolution } from "./packages/resolve.js";
-import { guardPiLoads } from "./pi-load-guard.js";
+import { guardPiLoads, type LoadScope } from "./pi-load-guard.js";
+import { packageOfPath } from "./policy/subjects.js";
 import { piFileSettingsStorage, type SettingsStorage } from "../pi-seams/settings-storage.js";
 import {
 	isProjectContextFile,
@@ -80,8 +81,27 @@ export function settingsForTrust(options: TrustedSettingsOptions): SettingsManag
 	const settings = SettingsManager.fromStorage(new TrustedSettingsStorage(inner, options), {
 		projectTrusted: projectContentAllowed(trustNow(options.trust)),
 	});
-	guardPiLoads(settings, { cwd: options.cwd, agentDir: options.agentDir, trust: () => trustNow(options.trust) });
+	guardPiLoads(settings, {
+		cwd: options.cwd,
+		agentDir: options.agentDir,
+		trust: () => trustNow(options.trust),
+		...policyScope(options),
+	});
 	return settings;
+}
+
+/**
+ * A session's view (its packages resolved) loads, so the extension policy is told which package a path lies in
+ * and its refusals are audited; a view of settings as configured only looks.
+ */
+function policyScope(options: TrustedSettingsOptions): Pick<LoadScope, "packageOf"> {
+	if (options.packages === undefined || options.packages === "as-configured") return {};
+	return {
+		packageOf: (path) => {
+			const packages = options.packages;
+			return packages && packages !== "as-configured" ? packageOfPath(packages, path) : undefined;
+		},
+	};
 }
 
 /** After a new trust decision (a reload), pi's settings manager says it too. */

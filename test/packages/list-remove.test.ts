@@ -5,8 +5,8 @@ import { dirname, join } from "node:path";
 import { describe, test } from "node:test";
 import { makeRepo, processExtension, quickjsExtension, sandbox, tsExtension, writeSettings } from "./helpers.js";
 
-const TOP = ["version", "cwd", "trust", "packages", "extensions"];
-const PACKAGE = ["scope", "source", "identity", "kind", "state", "path", "pinned", "revision", "filtered"];
+const TOP = ["version", "cwd", "trust", "packages", "extensions", "policy"];
+const PACKAGE = ["scope", "source", "identity", "kind", "state", "path", "pinned", "revision", "filtered", "standing"];
 const EXTENSION = ["id", "kind", "origin", "scope", "package", "path", "state", "capabilities"];
 
 describe("pier list", () => {

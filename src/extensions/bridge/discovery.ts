@@ -12,6 +12,8 @@ import { type ExtensionOrigin, loadManifest, MANIFEST_FILE } from "../manifest.j
 import { isPackageSource, parseSource } from "../packages/sources.js";
 import { launchSpec } from "../runtimes/table.js";
 import { enclosingManifestDir, manifestDirsIn } from "../manifest-dirs.js";
+import { type ExtensionPolicy, loadRefusal } from "../policy/policy.js";
+import { manifestSubject } from "../policy/subjects.js";
 
 export interface ManifestSource {
 	path: string;
@@ -85,6 +87,8 @@ export interface SpecOptions {
 	environment?: Readonly<Record<string, string>>;
 	/** QuickJS's interrupt deadline: the invocation timeout. */
 	deadlineMs: number;
+	/** The extension policy each manifest is checked against once its id is known (refusals audited). */
+	policy?: { policy: ExtensionPolicy; agentDir: string };
 }
 
 /** Validates each manifest (failing closed, per manifest) and makes the host's launch specs. */
@@ -97,6 +101,14 @@ export function protocolSpecs(
 	for (const source of sources) {
 		try {
 			const manifest = loadManifest(source.path, { origin: source.origin, projectTrusted: options.projectTrusted });
+			const refused =
+				options.policy &&
+				loadRefusal(options.policy.policy, manifestSubject(source.path, manifest.id, source.packageId), {
+					agentDir: options.policy.agentDir,
+					name: manifest.id,
+					audit: true,
+				});
+			if (refused) throw new Error(`extension ${manifest.id} (${source.path}) not loaded: ${refused}`);
 			specs.push(
 				launchSpec(manifest, {
 					cwd: options.cwd,

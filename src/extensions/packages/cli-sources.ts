@@ -10,6 +10,7 @@ import { checkoutPath, stageAndSwap } from "./git.js";
 import { withPackageLock } from "./lock.js";
 import { checkoutScripts, installWithoutScripts, npmRoot, settleScripts, skippedNotice } from "./npm.js";
 import { isPackageSource, type ParsedSource, parseSource } from "./sources.js";
+import { refuseInstallByPolicy } from "../policy/policy.js";
 
 export interface CliSourceOptions {
 	agentDir: string;
@@ -33,6 +34,7 @@ export async function installCliSource(
 	parsed: Exclude<ParsedSource, { kind: "local" }>,
 	options: CliSourceOptions,
 ): Promise<{ dir: string; notices: string[] } | undefined> {
+	refuseInstallByPolicy(options.agentDir, parsed);
 	const base = join(options.agentDir, "pier-cli-packages");
 	const notices: string[] = [];
 	if (parsed.kind === "npm") {

@@ -15,8 +15,17 @@ import type { TrustDecision } from "../trust.js";
 import { manifestDirsIn, settingsForTrust } from "../trust-settings.js";
 import type { ExtensionKind } from "./contents.js";
 import { type PackageResolution, type ResolvedPackage, resolvePackages } from "./resolve.js";
+import {
+	type ExtensionPolicy,
+	loadRefusal,
+	policyActive,
+	projectPolicyIgnored,
+	readExtensionPolicy,
+	type Standing,
+} from "../policy/policy.js";
+import { inProcessName, inProcessSubject, manifestSubject } from "../policy/subjects.js";
 
-export type ExtensionState = "enabled" | "filtered" | "untrusted" | "invalid" | "failed";
+export type ExtensionState = "enabled" | "filtered" | "untrusted" | "invalid" | "failed" | "blocked";
 
 export interface ListedExtension {
 	/** The manifest id, or for TypeScript/JavaScript the extension's name. */
@@ -46,6 +55,8 @@ export interface ListedPackage {
 	/** What pier did with its install scripts (ran, skipped), or which have scripts when pier did not install it. */
 	scripts?: ResolvedPackage["scripts"];
 	filtered: boolean;
+	/** Where the extension policy puts it: allowed, blocked by a pattern, not allowed by the allow list. */
+	standing?: Standing;
 }
 
 export interface ExtensionList {
@@ -60,6 +71,8 @@ export interface ExtensionList {
 	};
 	packages: ListedPackage[];
 	extensions: ListedExtension[];
+	/** The extension policy (global settings only): its file, and what is wrong with it or with a project's try. */
+	policy: { file: string; active: boolean; problem?: string; ignored?: string };
 }
 
 interface Where {
@@ -74,6 +87,7 @@ function manifestEntry(
 	enabled: boolean,
 	untrusted: boolean,
 	agentDir: string,
+	policy: ExtensionPolicy,
 ): ListedExtension {
 	const none: ListedExtension["capabilities"] = { declared: [], uiDeclared: [], granted: [] };
 	const entry = (
@@ -95,6 +109,14 @@ function manifestEntry(
 	try {
 		const manifest = loadManifest(dir);
 		const granted = grantsHeld(agentDir, manifest.id, dirname(manifest.manifestPath));
+		const subject = manifestSubject(dir, manifest.id, where.package?.identity);
+		const refused = enabled && loadRefusal(policy, subject, { agentDir, name: manifest.id, audit: false });
+		if (refused)
+			return entry(manifest.id, manifest.runtime.kind, "blocked", refused, {
+				declared: manifest.capabilities,
+				uiDeclared: manifest.uiCapabilities,
+				granted,
+			});
 		return entry(
 			manifest.id,
 			manifest.runtime.kind,
@@ -107,7 +129,7 @@ function manifestEntry(
 	}
 }
 
-function packageEntries(pkg: ResolvedPackage, agentDir: string): ListedExtension[] {
+function packageEntries(pkg: ResolvedPackage, agentDir: string, policy: ExtensionPolicy): ListedExtension[] {
 	const where: Where = {
 		origin: "package",
 		scope: pkg.scope,
@@ -119,7 +141,13 @@ function packageEntries(pkg: ResolvedPackage, agentDir: string): ListedExtension
 		},
 	};
 	return pkg.extensions.map((e) => {
-		if (isManifestRuntime(e.kind)) return manifestEntry(e.path, where, e.enabled, false, agentDir);
+		if (isManifestRuntime(e.kind)) return manifestEntry(e.path, where, e.enabled, false, agentDir, policy);
+		const refused = loadRefusal(policy, inProcessSubject(e.path, pkg.identity), {
+			agentDir,
+			name: e.name,
+			audit: false,
+		});
+		if (refused && e.enabled) return { ...inProcessEntry(e, where), state: "blocked" as const, reason: refused };
 		return {
 			id: e.name,
 			kind: e.kind,
@@ -133,14 +161,34 @@ function packageEntries(pkg: ResolvedPackage, agentDir: string): ListedExtension
 	});
 }
 
+function inProcessEntry(e: { name: string; kind: ExtensionKind; path: string }, where: Where): ListedExtension {
+	return { id: e.name, kind: e.kind, ...where, path: e.path, state: "enabled", capabilities: NONE };
+}
+
+const NONE: ListedExtension["capabilities"] = { declared: [], uiDeclared: [], granted: [] };
+
+/**
+ * The policy's refusal of a file pi's loader would import outside packages (pi-load-guard.ts disabled it in pi's
+ * answer; the list says why).
+ */
+function policyRefusal(policy: ExtensionPolicy, path: string, agentDir: string): string | undefined {
+	return loadRefusal(policy, inProcessSubject(path, undefined), { agentDir, name: inProcessName(path), audit: false });
+}
+
 /** pi's own extensions outside packages (auto-discovered dirs, settings `extensions`), as pi's resolver sees them. */
-async function piTopLevel(cwd: string, agentDir: string, trust: TrustDecision): Promise<ListedExtension[]> {
+async function piTopLevel(
+	cwd: string,
+	agentDir: string,
+	trust: TrustDecision,
+	policy: ExtensionPolicy,
+): Promise<ListedExtension[]> {
 	const settingsManager = settingsForTrust({ cwd, agentDir, trust });
 	const manager = new DefaultPackageManager({ cwd, agentDir, settingsManager });
 	const resolved = await manager.resolve(async () => "skip");
 	return resolved.extensions
 		.filter((r) => r.metadata.origin !== "package")
-		.map((r) => ({
+		.map((r) => ({ r, refused: policyRefusal(policy, r.path, agentDir) }))
+		.map(({ r, refused }) => ({
 			id:
 				basename(r.path).replace(/\.[cm]?[jt]s$/, "") === "index"
 					? basename(join(r.path, ".."))
@@ -149,8 +197,12 @@ async function piTopLevel(cwd: string, agentDir: string, trust: TrustDecision): 
 			origin: r.metadata.scope === "project" ? ("project" as const) : ("user" as const),
 			scope: r.metadata.scope === "project" ? ("project" as const) : ("user" as const),
 			path: r.path,
-			state: r.enabled ? ("enabled" as const) : ("filtered" as const),
-			...(r.enabled ? {} : { reason: "switched off in settings" }),
+			...(refused
+				? { state: "blocked" as const, reason: refused }
+				: {
+						state: r.enabled ? ("enabled" as const) : ("filtered" as const),
+						...(r.enabled ? {} : { reason: "switched off in settings" }),
+					}),
 			capabilities: { declared: [], uiDeclared: [], granted: [] },
 		}));
 }
@@ -165,6 +217,7 @@ export async function listExtensions(options: {
 	cliPaths?: readonly string[];
 }): Promise<ExtensionList> {
 	const { cwd, agentDir, trust } = options;
+	const policy = readExtensionPolicy(agentDir);
 	const resolution: PackageResolution = await resolvePackages({
 		cwd,
 		agentDir,
@@ -176,9 +229,10 @@ export async function listExtensions(options: {
 	const extensions: ListedExtension[] = [];
 	for (const path of options.cliPaths ?? []) {
 		if (isManifestPath(path)) {
-			extensions.push(manifestEntry(path, { origin: "cli", scope: "cli" }, true, false, agentDir));
+			extensions.push(manifestEntry(path, { origin: "cli", scope: "cli" }, true, false, agentDir, policy));
 			continue;
 		}
+		const refused = policyRefusal(policy, path, agentDir);
 		// pi loads the rest of -e itself (a file, a directory, or a package source it installs temporarily).
 		extensions.push({
 			id: basename(path).replace(/\.[cm]?[jt]s$/, ""),
@@ -186,16 +240,20 @@ export async function listExtensions(options: {
 			origin: "cli",
 			scope: "cli",
 			path,
-			state: "enabled",
+			state: refused ? "blocked" : "enabled",
+			...(refused ? { reason: refused } : {}),
 			capabilities: { declared: [], uiDeclared: [], granted: [] },
 		});
 	}
 	for (const dir of manifestDirsIn(join(agentDir, "extensions")))
-		extensions.push(manifestEntry(dir, { origin: "user", scope: "user" }, true, false, agentDir));
+		extensions.push(manifestEntry(dir, { origin: "user", scope: "user" }, true, false, agentDir, policy));
 	for (const dir of manifestDirsIn(join(cwd, ".pi", "extensions")))
-		extensions.push(manifestEntry(dir, { origin: "project", scope: "project" }, true, !trust.trusted, agentDir));
-	extensions.push(...(await piTopLevel(cwd, agentDir, trust)));
-	for (const pkg of resolution.packages) extensions.push(...packageEntries(pkg, agentDir));
+		extensions.push(
+			manifestEntry(dir, { origin: "project", scope: "project" }, true, !trust.trusted, agentDir, policy),
+		);
+	extensions.push(...(await piTopLevel(cwd, agentDir, trust, policy)));
+	for (const pkg of resolution.packages) extensions.push(...packageEntries(pkg, agentDir, policy));
+	const ignored = projectPolicyIgnored(cwd, agentDir);
 	return {
 		version: 1,
 		cwd: trust.cwd,
@@ -218,8 +276,15 @@ export async function listExtensions(options: {
 			...(p.revision ? { revision: p.revision } : {}),
 			...(p.scripts ? { scripts: p.scripts } : {}),
 			filtered: typeof p.entry === "object" && p.entry !== null,
+			...(p.policy ? { standing: p.policy } : {}),
 		})),
 		extensions,
+		policy: {
+			file: policy.file,
+			active: policyActive(policy),
+			...(policy.problem ? { problem: policy.problem } : {}),
+			...(ignored ? { ignored } : {}),
+		},
 	};
 }
 

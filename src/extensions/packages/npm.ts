@@ -16,6 +16,7 @@ import { DefaultPackageManager, type SettingsManager } from "@earendil-works/pi-
 import { allowedScriptNames, brief, type ScriptRecord, scriptRecord, writeScriptRecord } from "./script-policy.js";
 import { readInstallRecord } from "./provenance.js";
 import { describeScripted, packagesWithScripts } from "./scripts.js";
+import { refuseInstallByPolicy } from "../policy/policy.js";
 import type { PackageScope, ParsedSource } from "./sources.js";
 
 const run = promisify(execFile);
@@ -153,6 +154,7 @@ export async function installNpmSource(options: {
 	spec?: string;
 }): Promise<{ root: string; scripts: ScriptRecord }> {
 	const { parsed, scope, cwd, agentDir, settingsManager } = options;
+	refuseInstallByPolicy(agentDir, parsed);
 	const command = npmCommandOf(settingsManager);
 	const spec = options.spec ?? (parsed.version ? `${parsed.name}@${parsed.version}` : parsed.name);
 	const prefix = scope === "project" ? projectRoot(cwd) : undefined;

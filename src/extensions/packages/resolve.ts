@@ -18,8 +18,10 @@ import { checkoutScripts, installNpmSource, skippedNotice } from "./npm.js";
 import { type ScriptRecord, scriptRecord } from "./script-policy.js";
 import { packagesWithScripts } from "./scripts.js";
 import { type PackageScope, type ParsedSource, parseScopedSource, scopeBaseDir } from "./sources.js";
+import { loadRefusal, readExtensionPolicy, type Standing, standingOf } from "../policy/policy.js";
+import { packageSubject } from "../policy/subjects.js";
 
-export type PackageState = "installed" | "missing" | "out-of-date" | "failed" | "overridden" | "untrusted";
+export type PackageState = "installed" | "missing" | "out-of-date" | "failed" | "overridden" | "untrusted" | "blocked";
 
 export interface ResolvedPackage {
 	scope: PackageScope;
@@ -40,6 +42,8 @@ export interface ResolvedPackage {
 	/** What pier did with its install scripts; `unknown` lists the scripted packages of an install pier did not make. */
 	scripts?: ScriptRecord | { unknown: Array<{ name: string; scripts: string[] }> };
 	extensions: PackageExtension[];
+	/** Where the extension policy puts it (policy/policy.ts); `blocked` packages are neither installed nor read. */
+	policy?: Standing;
 }
 
 export interface PackageResolution {
@@ -208,6 +212,7 @@ export async function resolvePackages(options: ResolveOptions): Promise<PackageR
 		})),
 	];
 	const winners = new Map<string, ResolvedPackage>();
+	const policy = readExtensionPolicy(options.agentDir);
 	for (const { entry, scope, trusted } of scoped) {
 		const source = sourceOf(entry);
 		const pkg: ResolvedPackage = {
@@ -235,6 +240,21 @@ export async function resolvePackages(options: ResolveOptions): Promise<PackageR
 				continue;
 			}
 			winners.set(parsed.identity, pkg);
+			// The extension policy decides before anything is installed or read (a session's refusal is audited).
+			const subject = packageSubject(parsed);
+			pkg.policy = standingOf(policy, subject, true);
+			const refused = loadRefusal(policy, subject, {
+				agentDir: options.agentDir,
+				name: pkg.source,
+				audit: options.install,
+				idsUnknown: true,
+			});
+			if (refused) {
+				pkg.state = "blocked";
+				pkg.reason = refused;
+				resolution.diagnostics.push(`${label(pkg)} not loaded: ${refused}`);
+				continue;
+			}
 			await resolveOne(pkg, parsed, options, notify);
 		} catch (error) {
 			pkg.state = "failed";

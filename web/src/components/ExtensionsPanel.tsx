@@ -53,6 +53,11 @@ export function ExtensionsPanel({ sessionId }: { sessionId: string }) {
 									{x.phase ?? x.state}
 								</span>
 							</div>
+							{x.reason && (
+								<div class="inline-error" data-testid="extension-reason">
+									{visible(x.reason)}
+								</div>
+							)}
 							{(x.tools.length > 0 || x.commands.length > 0) && (
 								<div class="muted">
 									{x.tools.length > 0 && `tools: ${x.tools.map(visible).join(", ")}`}
