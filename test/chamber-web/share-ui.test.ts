@@ -116,6 +116,22 @@ describe("share links in the browser", () => {
 		for (const absent of ["terminal-toggle", "share", "session-list"]) {
 			assert.equal(await second.getByTestId(absent).count(), 0, `no ${absent} on a control link`);
 		}
+
+		await dismissToasts(owner);
+		await shot(owner, "share-panel-desktop.png");
+		// The owner's Share control at 390×844: the panel fits the screen, the list and Revoke within reach.
+		await owner.setViewportSize({ width: 390, height: 844 });
+		await dismissToasts(owner);
+		const body = owner.getByTestId("share-body");
+		await body.waitFor();
+		const box = await body.boundingBox();
+		assert.ok(
+			box && box.x >= 0 && box.x + box.width <= 390 && box.y >= 0,
+			`inside the phone's screen: ${JSON.stringify(box)}`,
+		);
+		await owner.getByTestId("share-revoke").first().waitFor();
+		assert.equal(await horizontalOverflow(owner), 0);
+		await shot(owner, "share-panel-phone.png");
 		assert.deepEqual(pageErrors, []);
 	});
 });
