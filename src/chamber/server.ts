@@ -27,6 +27,7 @@ import { mcpSignInCallback, signInsOf } from "./mcp-signin.js";
 import { mountPush } from "./push/routes.js";
 import { failure } from "./route-failure.js";
 import { BAD_ROW_LIMIT, piRoutes, rowLimit } from "./routes.js";
+import { shareRoutes } from "./share/share-routes.js";
 
 export interface ChamberServerOptions extends ChamberOptions {
 	/** Stored (as a scrypt hash) when given; an existing hash stays otherwise. */
@@ -110,6 +111,8 @@ export async function chamberApp(options: ChamberServerOptions) {
 		const followed = await chamber.stream(id, limit);
 		return stream(c, followed.channel, followed.snapshot as () => never, followed.release);
 	});
+	// Issue 35, share links: POST /sessions/:id/share, GET /sessions/:id/shares, DELETE /shares/:id (share/).
+	app.route("/api/pi", shareRoutes(auth.shares, chamber));
 	app.route("/api/pi", piRoutes(chamber));
 	mcpSignInCallback(app, signInsOf(chamber));
 	app.all("/api/*", (c) => jsonError(c, 404, "not_found", `no route ${c.req.method} ${c.req.path}`));
@@ -130,6 +133,7 @@ export async function chamberApp(options: ChamberServerOptions) {
 		close: async () => {
 			for (const beat of heartbeats) clearInterval(beat);
 			await push.close();
+			auth.shares.close();
 			await chamber.shutdown();
 			auth.flush();
 		},

@@ -34,6 +34,8 @@ import type {
 	UploadBody,
 	UploadResult,
 } from "./types.js";
+import type { CreatedShare, ShareInfo, ShareListResponse, ShareMode } from "../../src/chamber/share/share-wire.js";
+import { heldShareToken } from "./share-token.js";
 
 export type ImageAttachment = NonNullable<PromptBody["images"]>[number];
 
@@ -75,8 +77,11 @@ function storeKey(key: string | undefined): void {
 	}
 }
 
-/** The headers that prove this page is the signed-in browser (none before sign-in). */
+/** The headers that prove this page is the signed-in browser (none before sign-in), or carry its share link. */
 export function authHeaders(): Record<string, string> {
+	// A tab opened from a share link speaks only with that link (share-token.ts), never with this browser's sign-in.
+	const share = heldShareToken();
+	if (share) return { Authorization: `Bearer ${share}` };
 	const key = storedKey();
 	return key ? { [KEY_HEADER]: key } : {};
 }
@@ -336,6 +341,16 @@ export const api = {
 	pushSubscribe: (subscription: PushSubscriptionJSON) =>
 		request<PushDeviceView>("POST", "/api/push/subscribe", subscription),
 	pushUnsubscribe: () => request<PushDeviceView>("POST", "/api/push/unsubscribe", {}),
+};
+
+/** Issue 35, share links (SharePanel.tsx, ShareView.tsx; the wire is src/chamber/share/share-wire.ts). */
+export const shareApi = {
+	create: (id: string, mode: ShareMode, ttlSeconds: number) =>
+		request<CreatedShare>("POST", `${session(id)}/share`, { mode, ttlSeconds }),
+	list: (id: string) => request<ShareListResponse>("GET", `${session(id)}/shares`),
+	revoke: (shareId: string) => request<{ ok: true; revoked: string }>("DELETE", `/api/pi/shares/${enc(shareId)}`),
+	/** What the link this tab holds is. */
+	current: () => request<ShareInfo>("GET", "/api/pi/shares/current"),
 };
 
 /** A short human sentence for an error, with the wait time for rate limiting. */

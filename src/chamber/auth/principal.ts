@@ -6,7 +6,11 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { parse as parseCookie } from "hono/utils/cookie";
+import type { HttpBindings } from "@hono/node-server";
 import { jsonError } from "../http-errors.js";
+import { type SharePrincipal, SHARE_TOKEN_PREFIX } from "../share/share-links.js";
+import { shareRefusal } from "../share/share-scope.js";
+import { cutOnShareEnd } from "../share/share-streams.js";
 import type { AuthStore, BrowserCheck } from "./store.js";
 
 export const SESSION_COOKIE = "pier_session";
@@ -14,12 +18,17 @@ export const SESSION_COOKIE = "pier_session";
 export const BROWSER_KEY_HEADER = "x-pier-key";
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
-/** Who sent the request; `id` names the credential (the credential list's id), which mints under it. */
-export type Principal = { kind: "browser"; id: string } | { kind: "device"; id: string };
+/**
+ * Who sent the request; `id` names the credential (the credential list's id), which mints under it. A share link
+ * (share/) speaks for one session only, and reaches only what share-scope.ts allows.
+ */
+export type Principal = { kind: "browser"; id: string } | { kind: "device"; id: string } | SharePrincipal;
 export type AuthVariables = { principal: Principal };
 export type AuthEnv = { Variables: AuthVariables };
 
-type Identity = { principal: Principal } | { code: "unauthorized" | "browser_key_required"; message: string };
+type Identity =
+	| { principal: Principal }
+	| { status: 401 | 429; code: string; message: string; retryAfterSeconds?: number };
 
 /** Who sent the request: the session cookie with its browser key, or a bearer device token. */
 function identify(store: AuthStore, c: Context): Identity {
@@ -30,14 +39,44 @@ function identify(store: AuthStore, c: Context): Identity {
 	const bearer = BEARER.exec(c.req.header("authorization") ?? "")?.[1];
 	const device = bearer === undefined ? undefined : store.verifyDeviceToken(bearer);
 	if (device) return { principal: { kind: "device", id: device.id } };
+	if (bearer?.startsWith(SHARE_TOKEN_PREFIX)) return identifyShare(store, bearer, clientAddress(c));
 	if (browser.verdict === "bad_key") {
 		// The cookie reaches every server on this host (cookies ignore the port); the key does not.
 		return {
+			status: 401,
 			code: "browser_key_required",
 			message: "the session cookie needs its browser key (X-Pier-Key); sign in again if this page lost it",
 		};
 	}
-	return { code: "unauthorized", message: "sign in or send a device token" };
+	return { status: 401, code: "unauthorized", message: "sign in or send a device token" };
+}
+
+/**
+ * A share token: a live link is its principal. A token we never issued is a guess, counted per client address
+ * with the login limiter's budget; once over it, the address is refused before any token is looked at.
+ */
+function identifyShare(store: AuthStore, token: string, address: string): Identity {
+	const blocked = store.shares.guesses.check(address);
+	if (!blocked.allowed) {
+		return {
+			status: 429,
+			code: "rate_limited",
+			message: `too many unknown share tokens; retry in ${blocked.retryAfterSeconds} s`,
+			retryAfterSeconds: blocked.retryAfterSeconds,
+		};
+	}
+	const link = store.shares.check(token);
+	if (link?.ok) {
+		const { id, sessionId, mode } = link.record;
+		return { principal: { kind: "share", id, sessionId, mode } };
+	}
+	if (link) return { status: 401, code: `share_${link.ended}`, message: `this share link was ${link.ended}` };
+	store.shares.guesses.fail(address);
+	return { status: 401, code: "unauthorized", message: "unknown share link" };
+}
+
+function clientAddress(c: Context): string {
+	return (c.env as Partial<HttpBindings> | undefined)?.incoming?.socket?.remoteAddress ?? "local";
 }
 
 /**
@@ -54,7 +93,8 @@ export function requestAuthenticated(store: AuthStore, headers: IncomingHttpHead
 		if (verdict === "ok" || (verdict === "bad_key" && key === undefined)) return true;
 	}
 	const bearer = BEARER.exec(headers.authorization ?? "")?.[1];
-	return bearer !== undefined && store.verifyDeviceToken(bearer) !== undefined;
+	if (bearer === undefined) return false;
+	return store.verifyDeviceToken(bearer) !== undefined || store.shares.check(bearer)?.ok === true;
 }
 
 export function authenticate(store: AuthStore, c: Context): Principal | undefined {
@@ -65,8 +105,18 @@ export function authenticate(store: AuthStore, c: Context): Principal | undefine
 export function requireAuth(store: AuthStore): MiddlewareHandler<AuthEnv> {
 	return async (c, next) => {
 		const who = identify(store, c);
-		if (!("principal" in who)) return jsonError(c, 401, who.code, who.message);
-		c.set("principal", who.principal);
+		if (!("principal" in who)) {
+			if (who.retryAfterSeconds !== undefined) c.header("Retry-After", String(who.retryAfterSeconds));
+			return jsonError(c, who.status, who.code, who.message);
+		}
+		const principal = who.principal;
+		if (principal.kind === "share") {
+			// The one check for every route behind auth: a share link reaches only its allow-list (share-scope.ts).
+			const refusal = shareRefusal(principal, c.req.method, c.req.path, c.req.query("session"));
+			if (refusal) return jsonError(c, 403, "share_scope", refusal);
+			cutOnShareEnd(store.shares, principal, c);
+		}
+		c.set("principal", principal);
 		await next();
 	};
 }

@@ -5,7 +5,7 @@
  * hand out are stored as SHA-256 hashes, so a leaked auth.json cannot be replayed as a cookie, a browser key or a
  * bearer token. Every credential records what minted it (lineage.ts): revoking one revokes its descendants.
  */
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { randomBytes, type ScryptOptions, scrypt as scryptCallback, timingSafeEqual } from "node:crypto";
 import {
 	type AuthFile,
@@ -21,6 +21,7 @@ import { type CredentialInfo, describeCredentials, INBOX_ID_PREFIX } from "./cre
 import { childLineage, descendsFrom, mintedBy } from "./lineage.js";
 import { dropInboxLink, inboxLinks, takePairingToken } from "./pairing-inbox.js";
 import { PairingLinks } from "./pairing-links.js";
+import { ShareLinks } from "../share/share-links.js";
 
 export type { PasswordHash } from "./auth-file.js";
 export { BROWSER_SESSION_TTL_MS, type BrowserCheck, SessionLimitError } from "./browser-sessions.js";
@@ -79,6 +80,8 @@ export class AuthStore {
 	private readonly sessions: BrowserSessions;
 	private readonly devices = new Map<string, DeviceRecord>();
 	private readonly pairing: PairingLinks;
+	/** Share links (share/): hashed like device tokens, in their own file next to auth.json. */
+	readonly shares: ShareLinks;
 	private readonly lastUsedPersisted = new Map<string, number>();
 	private dirty = false;
 
@@ -88,6 +91,7 @@ export class AuthStore {
 		const file = readAuthFile(path);
 		this.sessions = new BrowserSessions(this.now, file?.browserSessions, options.maxBrowserSessions);
 		this.pairing = new PairingLinks(this.now);
+		this.shares = new ShareLinks(join(dirname(path), "share-links.json"), this.now);
 		if (!file) return;
 		this.password = file.password;
 		for (const d of file.deviceTokens) {
@@ -331,6 +335,8 @@ export class AuthStore {
 			gone.push(key);
 		}
 		gone.push(...this.sessions.revokeIds(revoked), ...this.pairing.revoke(revoked));
+		// The share links a revoked credential created end with it.
+		this.shares.revokeMintedBy(new Set(gone));
 		this.save();
 		return gone;
 	}

@@ -4,7 +4,9 @@ import { api, describeError, setUnauthorizedHandler } from "../api.js";
 import { Chamber } from "./Chamber.js";
 import { ConfirmProvider } from "./Confirm.js";
 import { Login } from "./Login.js";
+import { ShareView } from "./ShareView.js";
 import { ToastProvider } from "./Toasts.js";
+import { takeShareFromUrl } from "../share-token.js";
 
 type Auth =
 	| { state: "checking" }
@@ -16,7 +18,22 @@ function pairToken(): string | undefined {
 	return match?.[1] ? decodeURIComponent(match[1]) : undefined;
 }
 
+/** A tab opened from a share link (`#share=`) is that link's page alone (ShareView.tsx), never the signed-in app. */
 export function App() {
+	const [shared] = useState(takeShareFromUrl);
+	if (shared) {
+		return (
+			<ToastProvider>
+				<ConfirmProvider>
+					<ShareView />
+				</ConfirmProvider>
+			</ToastProvider>
+		);
+	}
+	return <SignedInApp />;
+}
+
+function SignedInApp() {
 	const [auth, setAuth] = useState<Auth>({ state: "checking" });
 
 	const check = useCallback(async (notice?: string) => {

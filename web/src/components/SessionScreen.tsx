@@ -27,6 +27,7 @@ import { ExtensionsPanel } from "./ExtensionsPanel.js";
 import { FilesPanel } from "./FilesPanel.js";
 import { TerminalPanel } from "./TerminalPanel.js";
 import { McpPanel } from "./McpPanel.js";
+import { SharePanel } from "./SharePanel.js";
 import { WorktreePanel } from "./WorktreePanel.js";
 import { SessionNotice } from "./SessionNotice.js";
 import { type Reveal, SidePane } from "./SidePane.js";
@@ -53,6 +54,8 @@ interface ScreenProps {
 	onUnauthorized: () => void;
 	/** An extension moved the session to another pi session: open that one. */
 	onReplaced: (id: string) => void;
+	/** Opened through a control share link (ShareView.tsx): no terminal, no triggers, no sharing onwards. */
+	shared?: boolean;
 }
 
 /** Rows loaded at first and per "show earlier" page: big sessions stay light on a phone. */
@@ -98,6 +101,7 @@ function LiveSession({
 	onHeader,
 	onUnauthorized,
 	onReplaced,
+	shared,
 }: ScreenProps & { initial: SessionView }) {
 	const [state, dispatch] = useReducer(reduceSession, initial, initSessionState);
 	const latest = useRef(state);
@@ -274,11 +278,13 @@ function LiveSession({
 							onClose={() => setSettings(undefined)}
 						/>
 					)}
-					<TriggerBar
-						triggers={triggers}
-						onFire={(t) => void run(t.command, t.args)}
-						onSettings={() => setSettings((s) => (s ? undefined : {}))}
-					/>
+					{!shared && (
+						<TriggerBar
+							triggers={triggers}
+							onFire={(t) => void run(t.command, t.args)}
+							onSettings={() => setSettings((s) => (s ? undefined : {}))}
+						/>
+					)}
 					<SessionNotice session={view.session} following={following} onFollow={setFollowing} />
 					{!(following && view.session.heldBy) && (
 						<Composer
@@ -313,7 +319,8 @@ function LiveSession({
 						<ExtensionsPanel sessionId={sessionId} />
 						<ChangesPanel sessionId={sessionId} streaming={view.streaming} />
 						<FilesPanel sessionId={sessionId} />
-						<TerminalPanel key={sessionId} sessionId={sessionId} />
+						{!shared && <TerminalPanel key={sessionId} sessionId={sessionId} />}
+						{!shared && <SharePanel sessionId={sessionId} />}
 					</div>
 					<Widgets widgets={view.ui.widgets} placement="belowEditor" />
 				</div>
