@@ -5,25 +5,15 @@
  * Kept free of SDK imports: `pier --version` and `pier sessions --help` must not
  * pay for loading the pi SDK.
  */
-import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 
-/** pi's environment variable for its agent directory (pi's `ENV_AGENT_DIR`). */
-export const AGENT_DIR_ENV = "PI_CODING_AGENT_DIR";
+// The bottom layer owns these (the audit trail and the extension layer need them and must not import the agent
+// layer); the agent keeps its old names.
+export { AGENT_DIR_ENV, agentDir, expandTilde } from "../agent-dir.js";
+import { agentDir, expandTilde } from "../agent-dir.js";
+
 /** pi's environment variable that moves only the session directory. */
 export const SESSION_DIR_ENV = "PI_CODING_AGENT_SESSION_DIR";
-
-export function expandTilde(path: string): string {
-	if (path === "~") return homedir();
-	if (path.startsWith("~/")) return join(homedir(), path.slice(2));
-	return path;
-}
-
-/** `~/.pi/agent`, or `$PI_CODING_AGENT_DIR`. */
-export function agentDir(env: NodeJS.ProcessEnv = process.env): string {
-	const fromEnv = env[AGENT_DIR_ENV];
-	return fromEnv ? resolve(expandTilde(fromEnv)) : join(homedir(), ".pi", "agent");
-}
 
 /**
  * pi's per-project session directory: `<agentDir>/sessions/--<cwd with separators as dashes>--`.

@@ -7,7 +7,7 @@
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { agentDir } from "../agent/paths.js";
+import { agentDir } from "../agent-dir.js";
 
 export const AUDIT_FILE_NAME = "pier-audit.jsonl";
 export const AUDIT_ROTATE_BYTES = 8 * 1024 * 1024;

@@ -9,7 +9,8 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { agentDir as defaultAgentDir, projectConfigDir } from "../agent/paths.js";
+import { agentDir as defaultAgentDir } from "../agent-dir.js";
+import { projectConfigDir } from "../extensions/project-dir.js";
 import { parseRule, RULE_LISTS, type RuleList, type SourcedRule } from "./rules.js";
 
 export interface LoadedRules {
