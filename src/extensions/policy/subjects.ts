@@ -5,7 +5,6 @@
  */
 import { realpathSync } from "node:fs";
 import { basename, dirname, sep } from "node:path";
-import type { PackageResolution } from "../packages/resolve.js";
 import type { ParsedSource } from "../packages/sources.js";
 import type { PolicySubject } from "./patterns.js";
 
@@ -40,8 +39,13 @@ export function inProcessName(path: string): string {
 	return name === "index" ? basename(dirname(path)) : name;
 }
 
+/** What packageOfPath reads of a package resolution (packages/resolve.ts), which itself asks the policy. */
+interface InstalledPackages {
+	packages: readonly { state: string; root?: string; identity?: string }[];
+}
+
 /** The identity of the loaded package `path` lies in, if any (pi sees packages as their directories). */
-export function packageOfPath(resolution: PackageResolution, path: string): string | undefined {
+export function packageOfPath(resolution: InstalledPackages, path: string): string | undefined {
 	for (const pkg of resolution.packages) {
 		if (pkg.state !== "installed" || !pkg.root) continue;
 		const root = pkg.root.endsWith(sep) ? pkg.root : `${pkg.root}${sep}`;
