@@ -4,6 +4,7 @@
  * wired in here works in every mode.
  */
 import { mkdirSync } from "node:fs";
+import { auditFile } from "../audit/audit-log.js";
 import { resolve } from "node:path";
 import type { AgentTool } from "@earendil-works/pi-agent-core";
 import type { PierRuntime, PierSessionOptions, SessionTarget } from "./session-types.js";
@@ -108,6 +109,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 		...(options.extensionFactories ?? []),
 		lazyProtocolBridge(extensionHost, {
 			grants: grantLookup(agentDir),
+			auditFile: auditFile(agentDir),
 			...(requested ? { requestedModel: requested } : {}),
 		}),
 	];
