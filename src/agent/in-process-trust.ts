@@ -6,6 +6,7 @@
  * and pier's bridge, which forwards pi's events to them, is not asked again. When no handler decides, the terminal's
  * question is asked, as before.
  */
+import { auditTrustOnce } from "../audit/trust-audit.js";
 import type { LoadExtensionsResult, SettingsManager } from "@earendil-works/pi-coding-agent";
 import type { Mode } from "../extensions/protocol/frames.js";
 import { approvedByExtension, answeredByUser, refusedByExtension, type TrustDecision } from "../extensions/trust.js";
@@ -42,7 +43,9 @@ export async function decideWithInProcessExtensions(
 		for (const message of answer.errors) options.report(message);
 		if (!answer.result) continue;
 		const trusted = answer.result.trusted === "yes";
-		if (answer.result.remember === true) new TrustStore(options.agentDir).set(decision.cwd, trusted);
+		const by = `extension ${extension.path}`;
+		if (answer.result.remember === true) new TrustStore(options.agentDir).set(decision.cwd, trusted, by);
+		else auditTrustOnce(options.agentDir, decision.cwd, trusted, by, extension.path);
 		return trusted ? approvedByExtension(decision, extension.path) : refusedByExtension(decision, extension.path);
 	}
 	const answer = await options.askProjectTrust?.(decision);

@@ -3,6 +3,7 @@
  * an undecided project's trust before anything of the project loads. Packages are resolved here too, each on its
  * own: one that fails is a diagnostic, never the end of the session.
  */
+import { auditTrustOnce } from "../audit/trust-audit.js";
 import type { AgentSessionRuntimeDiagnostic } from "@earendil-works/pi-coding-agent";
 import { discoverProtocolExtensions, protocolSpecs } from "../extensions/bridge/discovery.js";
 import { ExtensionHost, type HostDiagnostic, type LoadReport } from "../extensions/host/host.js";
@@ -115,8 +116,10 @@ export async function startProtocolExtensions(
 			});
 		}
 		const before = trust.trusted;
-		if (approvedBy) trust = approvedByExtension(trust, approvedBy);
-		else if (trust.undecided && options.askProjectTrust) {
+		if (approvedBy) {
+			trust = approvedByExtension(trust, approvedBy);
+			auditTrustOnce(agentDir, trust.cwd, true, `extension ${approvedBy}`, approvedBy);
+		} else if (trust.undecided && options.askProjectTrust) {
 			const answer = await options.askProjectTrust(trust);
 			if (answer !== undefined) trust = answeredByUser(trust, answer);
 		}

@@ -4,6 +4,7 @@
  * wired in here works in every mode.
  */
 import { mkdirSync } from "node:fs";
+import { auditFile } from "../audit/audit-log.js";
 import { resolve } from "node:path";
 import type { AgentTool } from "@earendil-works/pi-agent-core";
 import type { PierRuntime, PierSessionOptions, SessionTarget } from "./session-types.js";
@@ -32,7 +33,6 @@ import {
 import { resourceOverridesForTrust, settingsForTrust, syncProjectTrust } from "../extensions/trust-settings.js";
 import { canonicalDir, TrustStoreError } from "../extensions/trust-store.js";
 import { aroundResourceReload } from "../pi-seams/resource-reload.js";
-import { auditFile } from "../audit/audit-log.js";
 import { loadRules } from "../permissions/load.js";
 import { gateSession } from "../permissions/session-gate.js";
 import { installDemoModel } from "./demo-model.js";
@@ -111,6 +111,7 @@ export async function createPierRuntime(options: PierSessionOptions = {}): Promi
 		...(options.extensionFactories ?? []),
 		lazyProtocolBridge(extensionHost, {
 			grants: grantLookup(agentDir),
+			auditFile: auditFile(agentDir),
 			...(requested ? { requestedModel: requested } : {}),
 		}),
 	];

@@ -493,11 +493,14 @@ export class Chamber {
 			if (trusted !== true) throw new SessionError("bad_request", "parent: only trusting the parent folder is offered");
 			const parent = dirname(dir);
 			if (parent === dir) throw new SessionError("bad_request", `${dir} has no parent folder`);
-			this.trustStore.setMany([
-				[parent, true],
-				[dir, null],
-			]);
-		} else this.trustStore.set(dir, trusted);
+			this.trustStore.setMany(
+				[
+					[parent, true],
+					[dir, null],
+				],
+				"the chamber",
+			);
+		} else this.trustStore.set(dir, trusted, "the chamber");
 		return this.trustOf(dir);
 	}
 

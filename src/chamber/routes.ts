@@ -10,6 +10,8 @@ import type { Chamber } from "./chamber.js";
 import { changesRoutes } from "./changes/routes.js";
 import { extensionList } from "./extension-list.js";
 import { filesRoutes } from "./files/routes.js";
+import { auditRoutes } from "./audit/audit-routes.js";
+import { permissionRoutes } from "./audit/permission-routes.js";
 import { grantRoutes } from "./grant-routes.js";
 import { mcpAppRoutes } from "./mcp-apps/routes.js";
 import { mcpRoutes } from "./mcp-routes.js";
@@ -279,6 +281,9 @@ export function piRoutes(chamber: Chamber): Hono {
 	app.route("/", drawingsRoutes(chamber));
 	app.route("/", filesRoutes(chamber));
 	app.route("/", terminalRoutes(chamber, chamber.terminals));
+	// Issue 34, audit trail: GET /audit; the Permissions view's rules: GET/POST/DELETE /permissions.
+	app.route("/audit", auditRoutes());
+	app.route("/permissions", permissionRoutes(chamber.options.defaultCwd));
 	app.route("/providers", providerRoutes({ refreshSessions: (ids) => chamber.refreshModels(ids) }));
 
 	app.get("/ui-settings", (c) => c.json(chamber.uiSettings()));

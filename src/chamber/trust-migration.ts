@@ -24,6 +24,6 @@ export function migrateChamberTrust(file: string, store: TrustStore): number {
 	renameSync(file, `${file}.migrated`);
 	const existing = store.decisions();
 	const changes: Array<[string, TrustValue]> = decisions.filter(([dir]) => !existing.has(canonicalDir(dir)));
-	if (changes.length > 0) store.setMany(changes);
+	if (changes.length > 0) store.setMany(changes, "migrated from the chamber's old trust file");
 	return changes.length;
 }

@@ -13,6 +13,7 @@ export type Command =
 	| "untrust"
 	| "pair"
 	| "attach"
+	| "audit"
 	| "interactive"
 	| "rpc"
 	| GrantCommand
@@ -139,6 +140,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 		return { ...args, command: first, rest: rest.slice(1) };
 	} else if (first === "auth" || first === "config" || first === "mcp") {
 		return { ...args, command: first, rest: rest.slice(1) };
+	} else if (first === "audit") {
+		return { ...args, command: "audit", rest: rest.slice(1) };
 	} else if (first === "uninstall") {
 		return { ...args, command: "remove", rest: rest.slice(1) };
 	} else if (first === "help") {
@@ -309,6 +312,8 @@ Usage:
   pier grant [<extension> <grant…>]
   pier revoke <extension> [grant…]
                                   give / take back a QuickJS extension's powers: run, write, read, net
+  pier audit [--json] [--since <time|1h|2d>] [--session <id>]
+                                  the audit trail: grants used and changed, trust, packages, rule hits
 
 Options (pi's, with pi's meaning):
   --model <pattern>         model to use: provider/id, an id, a fuzzy or glob pattern, with an

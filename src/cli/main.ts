@@ -38,6 +38,8 @@ export async function main(argv: readonly string[]): Promise<number> {
 			case "grant":
 			case "revoke":
 				return await (await import("./grant.js")).grantCommand(args.command, args.rest);
+			case "audit":
+				return (await import("./audit.js")).auditCommand(args.rest);
 			case "pair":
 				return await (await import("./pair.js")).pairCommand(args.rest);
 			case "attach":

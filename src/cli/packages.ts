@@ -3,6 +3,7 @@
  * pier and the other way round), with pier's source checks, pins that hold, staged installs, and a `list` that
  * shows every extension pier would load and why.
  */
+import { auditPackage } from "../audit/package-audit.js";
 import { existsSync, statSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -235,6 +236,14 @@ async function install(ctx: Context, source: string, scope: PackageScope): Promi
 	else entries[at] = { ...(entries[at] as object), source: stored };
 	await savePackages(settings, scope, entries);
 	const head = parsed.kind === "git" ? await headOf(where) : undefined;
+	auditPackage(
+		ctx.agentDir,
+		"package.install",
+		parsed,
+		scope,
+		`at ${where}${head ? ` (${head})` : ""}`,
+		"pier install",
+	);
 	ctx.say(`installed ${source} (${scope}) at ${where}${head ? ` (${head.slice(0, 12)})` : ""}`);
 	return 0;
 }
@@ -262,6 +271,7 @@ async function remove(ctx: Context, source: string, scope: PackageScope): Promis
 		}
 	});
 	await savePackages(settings, scope, entries);
+	auditPackage(ctx.agentDir, "package.remove", configured, scope, undefined, "pier remove");
 	ctx.say(`removed ${configured.source} (${scope})`);
 	return 0;
 }
@@ -315,6 +325,7 @@ async function updateOne(
 			installNpmSource({ parsed, scope, cwd, agentDir, settingsManager: settings, spec }),
 		);
 		tellScripts(ctx, parsed.source, installed.scripts);
+		auditPackage(ctx.agentDir, "package.update", parsed, scope, `to ${spec}`, "pier update");
 		return `${label}: updated through npm`;
 	}
 	const scopeRoot = scopeBaseDir(scope, ctx.cwd, ctx.agentDir);
@@ -327,6 +338,14 @@ async function updateOne(
 			? await updatePinned(target, scopeRoot, parsed, scripts.onStaged)
 			: (await updateUnpinned(target, scopeRoot, parsed, scripts.onStaged)).to;
 		if (before === to) return `${label}: up to date at ${to.slice(0, 12)}`;
+		auditPackage(
+			ctx.agentDir,
+			"package.update",
+			parsed,
+			scope,
+			`${before ?? "(not installed)"} → ${to}`,
+			"pier update",
+		);
 		return `${label}: updated ${before ? before.slice(0, 12) : "(not installed)"} → ${to.slice(0, 12)}`;
 	});
 	tellScripts(ctx, parsed.source, scripts.record());

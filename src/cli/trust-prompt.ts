@@ -2,6 +2,7 @@
  * The terminal's trust question, asked before pi's interactive UI takes the screen, with pi ≥ 0.79's five
  * choices. Only the interactive terminal asks; headless modes leave an undecided project untrusted.
  */
+import { auditTrustOnce } from "../audit/trust-audit.js";
 import { dirname } from "node:path";
 import { createInterface } from "node:readline/promises";
 import type { TrustDecision } from "../extensions/trust.js";
@@ -52,7 +53,8 @@ export async function askTrustInTerminal(store: TrustStore, decision: TrustDecis
 			if (answer === "") return false;
 			const choice = choices[Number(answer) - 1];
 			if (!choice) continue;
-			if (choice.updates.length > 0) store.setMany(choice.updates);
+			if (choice.updates.length > 0) store.setMany(choice.updates, "the terminal's trust question");
+			else auditTrustOnce(store.agentDir, decision.cwd, choice.trusted, "the terminal's trust question");
 			return choice.trusted;
 		}
 	} finally {

@@ -60,7 +60,7 @@ export async function trustCommand(command: "trust" | "untrust", argv: readonly 
 		if (!values.forget) throw new ArgsError(`${dir} is not a directory`);
 	}
 	if (values.forget) {
-		store.set(dir, null);
+		store.set(dir, null, "pier trust --forget");
 		const applies = store.entry(dir);
 		say(
 			`forgot the decision for ${dir}${applies ? `; ${applies.path} is ${applies.decision ? "trusted" : "untrusted"} and applies to it` : ""}`,
@@ -70,15 +70,18 @@ export async function trustCommand(command: "trust" | "untrust", argv: readonly 
 	if (values.parent) {
 		const parent = dirname(dir);
 		if (parent === dir) throw new ArgsError(`${dir} has no parent folder`);
-		store.setMany([
-			[parent, true],
-			[dir, null],
-		]);
+		store.setMany(
+			[
+				[parent, true],
+				[dir, null],
+			],
+			"pier trust --parent",
+		);
 		say(`trusted ${parent} (and every folder below it, ${dir} included)`);
 		return 0;
 	}
 	const trusted = command === "trust";
-	store.set(dir, trusted);
+	store.set(dir, trusted, `pier ${command}`);
 	say(`${trusted ? "trusted" : "untrusted"} ${dir}${trusted ? " (and every folder below it)" : ""}`);
 	return 0;
 }

@@ -9,6 +9,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { auditTrust } from "../audit/trust-audit.js";
 import { withDirLockSync } from "./dir-lock.js";
 
 export const TRUST_FILE = "trust.json";
@@ -89,12 +90,15 @@ export class TrustStore {
 		return this.entry(dir)?.decision;
 	}
 
-	/** Stores one decision; null removes the directory's own entry (an ancestor's may apply again). */
-	set(dir: string, value: TrustValue): void {
-		this.setMany([[dir, value]]);
+	/**
+	 * Stores one decision; null removes the directory's own entry (an ancestor's may apply again). `by` names who
+	 * decided (`pier trust`, the chamber, the terminal's question, an extension) in the audit trail.
+	 */
+	set(dir: string, value: TrustValue, by?: string): void {
+		this.setMany([[dir, value]], by);
 	}
 
-	setMany(changes: ReadonlyArray<readonly [string, TrustValue]>): void {
+	setMany(changes: ReadonlyArray<readonly [string, TrustValue]>, by?: string): void {
 		this.withLock(() => {
 			const decisions = this.read();
 			for (const [dir, value] of changes) {
@@ -108,6 +112,8 @@ export class TrustStore {
 			writeFileSync(tmp, `${JSON.stringify(sorted, null, 2)}\n`, { mode: 0o600 });
 			renameSync(tmp, this.file);
 		});
+		// Recorded once stored, in the order given: a store that could not be written decided nothing.
+		for (const [dir, value] of changes) auditTrust(this.agentDir, canonicalDir(dir), value, by);
 	}
 
 	private withLock<T>(fn: () => T): T {

@@ -61,6 +61,8 @@ describe("the header and its account menu", () => {
 			assert.deepEqual(await items.allInnerTexts(), [
 				"Providers",
 				"Grants",
+				"Permissions",
+				"Audit",
 				"Pair a device",
 				"Notifications",
 				"Sign out",

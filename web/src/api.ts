@@ -3,6 +3,9 @@
  * components branch on `code` ("busy", "trust_required", …) instead of parsing bodies.
  */
 import type {
+	AuditView,
+	PermissionChangeBody,
+	PermissionsView,
 	Credential,
 	CustomInput,
 	CustomProviderResult,
@@ -341,6 +344,16 @@ export const api = {
 	pushSubscribe: (subscription: PushSubscriptionJSON) =>
 		request<PushDeviceView>("POST", "/api/push/subscribe", subscription),
 	pushUnsubscribe: () => request<PushDeviceView>("POST", "/api/push/unsubscribe", {}),
+
+	// Issue 34, audit trail and permission rules (src/chamber/audit/wire.ts).
+	audit: (query: { session?: string; since?: string; limit?: number } = {}) => {
+		const q = new URLSearchParams();
+		for (const [k, v] of Object.entries(query)) if (v !== undefined) q.set(k, String(v));
+		return request<AuditView>("GET", `/api/pi/audit${q.size > 0 ? `?${q}` : ""}`);
+	},
+	permissions: (cwd: string) => request<PermissionsView>("GET", `/api/pi/permissions?cwd=${enc(cwd || ".")}`),
+	changePermission: (method: "POST" | "DELETE", body: PermissionChangeBody) =>
+		request<PermissionsView>(method, "/api/pi/permissions", body),
 };
 
 /** Issue 35, share links (SharePanel.tsx, ShareView.tsx; the wire is src/chamber/share/share-wire.ts). */

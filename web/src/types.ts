@@ -54,6 +54,14 @@ import type { EventEnvelope, EventName } from "../../src/chamber/wire.js";
 export type AnyEnvelope = { [E in EventName]: EventEnvelope<E> }[EventName];
 
 export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
+export type {
+	AuditEntry,
+	AuditView,
+	PermissionChangeBody,
+	PermissionList,
+	PermissionSource,
+	PermissionsView,
+} from "../../src/chamber/audit/wire.js";
 export type { CredentialInfo as Credential } from "../../src/chamber/auth/credential-list.js";
 export type { CustomProviderResult, ProviderView } from "../../src/chamber/provider-wire.js";
 export type { StyledLine, StyledSpan } from "../../src/chamber/tui/styled-text.js";

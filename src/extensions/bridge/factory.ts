@@ -14,6 +14,7 @@ import { performAction } from "./actions.js";
 import { contextSnapshot } from "./context.js";
 import { eventForExtensions } from "./event-data.js";
 import { bridgeProviderHeaders } from "./headers.js";
+import { auditGrantUse } from "../../audit/grant-audit.js";
 import { type Denial, type GrantLookup, gateFor, isSandboxed, type ToolOwnerLookup } from "./grant-gate.js";
 import { type Gate, toPiHookResult } from "./hook-results.js";
 import { registerEntryRenderers } from "./entry-renderers.js";
@@ -29,6 +30,8 @@ import { answerUi } from "./ui.js";
 export interface BridgeOptions {
 	/** The user's grants, looked up when an answer needs one; without it nothing is granted. */
 	grants?: GrantLookup;
+	/** The audit trail each grant used or refused is recorded in (the agent dir's); without it, none is. */
+	auditFile?: string;
 	/** `--model provider/id`: a protocol provider without a model list offers the id asked for. */
 	requestedModel?: { provider: string; id: string };
 }
@@ -139,7 +142,7 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 		registerMarkdownTransformers(pi, host, liveSnapshot, () => live, repaint);
 		registerProviderMetadata(pi, host);
 		bridgeProviderHeaders(pi, host, (instance, ctx) =>
-			answerGate(host, instance, "before_provider_headers", ownerOf, grants, () => context(ctx)),
+			answerGate(host, instance, "before_provider_headers", ownerOf, grants, () => context(ctx), options.auditFile),
 		);
 
 		if (host.registry.overlays.size > 0) registerOverlayCommand(pi, overlays, (ctx) => (live = ctx));
@@ -168,7 +171,8 @@ export function protocolBridge(host: ExtensionHost, options: BridgeOptions): Ext
 		for (const [hook, instances] of host.registry.hooks) {
 			if (!PI_HOOKS.has(hook)) continue; // accepted, but pi has no producer for it yet
 			if (hook === "before_provider_headers") continue; // bridgeProviderHeaders: names only, changed in place
-			for (const instance of instances) registerHook(pi, host, instance, hook, context, grants, ownerOf);
+			for (const instance of instances)
+				registerHook(pi, host, instance, hook, context, grants, ownerOf, options.auditFile);
 		}
 	};
 }
@@ -252,6 +256,7 @@ function registerHook(
 	context: (ctx: ExtensionContext) => ReturnType<typeof contextSnapshot>,
 	grants: GrantLookup,
 	ownerOf: ToolOwnerLookup,
+	auditFile: string | undefined,
 ): void {
 	const on = pi.on.bind(pi) as unknown as (
 		event: string,
@@ -274,7 +279,7 @@ function registerHook(
 			hook,
 			answer,
 			event,
-			answerGate(host, instance, hook, ownerOf, grants, () => context(ctx)),
+			answerGate(host, instance, hook, ownerOf, grants, () => context(ctx), auditFile),
 		);
 	});
 }
@@ -287,11 +292,28 @@ function answerGate(
 	ownerOf: ToolOwnerLookup,
 	grants: GrantLookup,
 	context: () => ReturnType<typeof contextSnapshot>,
+	auditFile: string | undefined,
 ): Gate {
-	return gateFor(ownerOf, instance, hook, grants, (denial: Denial) => {
-		host.report({ type: "error", extensionId: instance.id, message: denial.message });
-		tellDenied(host, instance, denial, context());
-	});
+	const session = () => {
+		try {
+			return context().sessionId;
+		} catch {
+			return undefined; // a replaced session's context refuses use: the decision is recorded without it
+		}
+	};
+	return gateFor(
+		ownerOf,
+		instance,
+		hook,
+		grants,
+		(denial: Denial) => {
+			host.report({ type: "error", extensionId: instance.id, message: denial.message });
+			tellDenied(host, instance, denial, context());
+		},
+		auditFile === undefined
+			? undefined
+			: (use, allowed) => auditGrantUse(auditFile, instance.id, session(), use, allowed),
+	);
 }
 
 /** The extension hears of its denial through its `permission_denied` hook, if it has one. */

@@ -90,20 +90,43 @@ function needs(
 	}
 }
 
-/** The gate for one answer of `instance` to `hook`; `onDenied` hears of each denial. */
+/** A grant an answer needed, held or not: what the audit trail records. */
+export interface GrantUse {
+	hook: string;
+	grant: Grant;
+	/** What the grant let it do, in the words of a denial ("replace the input of bash"). */
+	what: string;
+	toolName?: string;
+}
+
+/**
+ * The gate for one answer of `instance` to `hook`; `onDenied` hears of each denial, `onDecided` of every answer
+ * that needed a grant (used or refused).
+ */
 export function gateFor(
 	ownerOf: ToolOwnerLookup,
 	instance: ExtensionInstance,
 	hook: string,
 	grantsOf: GrantLookup,
 	onDenied: (denial: Denial) => void,
+	onDecided?: (use: GrantUse, allowed: boolean) => void,
 ): Gate {
 	if (!isSandboxed(instance)) return () => true;
 	return (use) => {
 		const need = needs(ownerOf, instance, use);
 		if (!need) return true;
 		const held = grantsOf(instance);
-		if (held.grants.has(need.grant)) return true;
+		const decided: GrantUse = {
+			hook,
+			grant: need.grant,
+			what: need.what,
+			...("tool" in use ? { toolName: use.tool } : {}),
+		};
+		if (held.grants.has(need.grant)) {
+			onDecided?.(decided, true);
+			return true;
+		}
+		onDecided?.(decided, false);
 		onDenied({
 			type: "permission_denied",
 			hook,

@@ -14,6 +14,7 @@
  */
 import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
+import { auditGrantChange } from "../../audit/grant-audit.js";
 import { identifierProblem } from "../manifest.js";
 import { editSettingsFile } from "../settings-file.js";
 import { jsonSyntaxProblem } from "../json-syntax.js";
@@ -128,14 +129,18 @@ export async function changeGrants(
 	const idProblem = identifierProblem(extensionId);
 	if (idProblem) throw new GrantStoreError(`extension id ${idProblem}`);
 	const file = settingsFileOf(agentDir);
-	return editSettingsFile(
+	let before: Grant[] = [];
+	let boundTo: string | undefined;
+	const now = await editSettingsFile(
 		file,
 		(message) => new GrantStoreError(message),
 		(settings) => {
 			const existing = parseGrants(settings, file).grants.get(extensionId);
 			const same = existing && (!bind || (existing.dir === bind.dir && existing.digest === bind.digest));
+			before = same ? sortedGrants(existing.grants) : [];
 			const next = sortedGrants(change(same ? existing.grants : new Set<Grant>()));
 			const binding = bind ?? existing;
+			boundTo = binding?.dir;
 			if (next.length > 0 && !binding) throw new GrantStoreError(`extension "${extensionId}" has no grants to change`);
 			const host = settings.extensionHost;
 			if (host !== undefined && (host === null || typeof host !== "object" || Array.isArray(host)))
@@ -153,4 +158,7 @@ export async function changeGrants(
 			return next;
 		},
 	);
+	// Recorded once the file holds the change: a refused edit changed nothing.
+	auditGrantChange(agentDir, extensionId, before, now, boundTo);
+	return now;
 }

@@ -5,6 +5,7 @@
  */
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
+import { AuditLog } from "./AuditLog.js";
 import { Icon, IconButton } from "./Icon.js";
 import { NotifySettings, useNotifyWatcher } from "./NotifySettings.js";
 import { lazyView } from "../lazy-view.js";
@@ -20,17 +21,25 @@ const Grants = lazyView(
 	(m) => m.Grants,
 	"Grants",
 );
+const Permissions = lazyView(
+	() => import("./Permissions.js"),
+	(m) => m.Permissions,
+	"Permissions",
+);
 const PairDevice = lazyView(
 	() => import("./PairDevice.js"),
 	(m) => m.PairDevice,
 	"Pair a device",
 );
 
-type PanelId = "providers" | "grants" | "pair-device" | "notifications";
+type PanelId = "providers" | "grants" | "permissions" | "audit" | "pair-device" | "notifications";
 
 const PANELS: { id: PanelId; label: string; icon: string; body: () => ComponentChildren }[] = [
 	{ id: "providers", label: "Providers", icon: "key", body: () => <Providers /> },
 	{ id: "grants", label: "Grants", icon: "shield", body: () => <Grants /> },
+	// Issue 34: the permission rules by source, and the audit trail of every decision.
+	{ id: "permissions", label: "Permissions", icon: "settings", body: () => <Permissions /> },
+	{ id: "audit", label: "Audit", icon: "clock", body: () => <AuditLog /> },
 	{ id: "pair-device", label: "Pair a device", icon: "phone", body: () => <PairDevice /> },
 	{ id: "notifications", label: "Notifications", icon: "bell", body: () => <NotifySettings /> },
 ];

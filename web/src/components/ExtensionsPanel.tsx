@@ -7,6 +7,7 @@ import { useState } from "preact/hooks";
 import type { ExtensionListView } from "../../../src/chamber/extension-list.js";
 import { api, describeError } from "../api.js";
 import { visible } from "../visible.js";
+import { AuditLog } from "./AuditLog.js";
 
 const ms = (n: number | undefined) => (n === undefined ? "–" : n < 10 ? `${n.toFixed(2)} ms` : `${Math.round(n)} ms`);
 
@@ -88,6 +89,9 @@ export function ExtensionsPanel({ sessionId }: { sessionId: string }) {
 						{error}
 					</div>
 				)}
+				{/* Issue 34: what was decided in this session (grants used or refused, rule hits). */}
+				<div class="session-audit-title">Audit</div>
+				<AuditLog sessionId={sessionId} />
 			</div>
 		</details>
 	);

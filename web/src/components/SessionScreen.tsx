@@ -8,6 +8,7 @@ import { useCallback, useEffect, useReducer, useRef, useState } from "preact/hoo
 import { ApiError, api, describeError } from "../api.js";
 import { comboFromEvent, hasCommandModifier, isBuiltinShortcut, isEditableTarget } from "../shortcuts.js";
 import { initSessionState, reduceSession } from "../state.js";
+import { useEarlierRows } from "../earlier-rows.js";
 import { frameBatch } from "../frame-batch.js";
 import { EventStream, type StreamStatus } from "../stream.js";
 import type { AnyEnvelope, CommandTrigger, SessionView } from "../types.js";
@@ -104,8 +105,6 @@ function LiveSession({
 	shared,
 }: ScreenProps & { initial: SessionView }) {
 	const [state, dispatch] = useReducer(reduceSession, initial, initSessionState);
-	const latest = useRef(state);
-	latest.current = state;
 	const [status, setStatus] = useState<StreamStatus>("connecting");
 	const [generation, setGeneration] = useState(0);
 	const [settings, setSettings] = useState<{ editId?: string } | undefined>();
@@ -115,6 +114,7 @@ function LiveSession({
 	const composerRef = useRef<HTMLTextAreaElement | null>(null);
 	const toast = useToast();
 	const sessionId = initial.session.id;
+	const showEarlier = useEarlierRows(sessionId, state, dispatch, toast, ROWS_PAGE);
 	const { view } = state;
 
 	useEffect(() => {
@@ -247,24 +247,7 @@ function LiveSession({
 			<div class="session-main">
 				<ForkedFrom session={view.session} />
 				<SessionIdContext.Provider value={sessionId}>
-					<Transcript
-						state={state}
-						onCommand={runFromCard}
-						onReveal={showInPane}
-						onShowEarlier={async () => {
-							// The rows as they are now, not as they were when this was drawn.
-							const first = latest.current.view.rows[0];
-							if (!first) return false;
-							try {
-								const page = await api.olderRows(sessionId, first.id, ROWS_PAGE);
-								dispatch({ type: "older", rows: page.rows, olderRows: page.olderRows });
-								return page.rows.length > 0;
-							} catch (err) {
-								toast(`Could not load earlier messages: ${describeError(err)}`, "error");
-								return false;
-							}
-						}}
-					/>
+					<Transcript state={state} onCommand={runFromCard} onReveal={showInPane} onShowEarlier={showEarlier} />
 				</SessionIdContext.Provider>
 				<div class="composer-area">
 					<Widgets widgets={view.ui.widgets} placement="aboveEditor" />

@@ -8,6 +8,7 @@ import { useCallback, useEffect, useReducer, useRef, useState } from "preact/hoo
 import type { ShareInfo } from "../../../src/chamber/share/share-wire.js";
 import { api, describeError, setUnauthorizedHandler, shareApi } from "../api.js";
 import { invalidateDrawings } from "../drawings.js";
+import { useEarlierRows } from "../earlier-rows.js";
 import { frameBatch } from "../frame-batch.js";
 import { SessionIdContext } from "../session-context.js";
 import { dropShareToken } from "../share-token.js";
@@ -120,6 +121,7 @@ function ReadOnlySession({
 	const since = useRef(initial.seq);
 	const toast = useToast();
 	const sessionId = initial.session.id;
+	const showEarlier = useEarlierRows(sessionId, state, dispatch, toast, ROWS_PAGE);
 	const { view } = state;
 
 	useEffect(() => {
@@ -165,21 +167,7 @@ function ReadOnlySession({
 		<div class="session">
 			<div class="session-main">
 				<SessionIdContext.Provider value={sessionId}>
-					<Transcript
-						state={state}
-						onCommand={refuse}
-						onReveal={() => {}}
-						onShowEarlier={async () => {
-							const first = state.view.rows[0];
-							if (!first) return;
-							try {
-								const page = await api.olderRows(sessionId, first.id, ROWS_PAGE);
-								dispatch({ type: "older", rows: page.rows, olderRows: page.olderRows });
-							} catch (err) {
-								toast(`Could not load earlier messages: ${describeError(err)}`, "error");
-							}
-						}}
-					/>
+					<Transcript state={state} onCommand={refuse} onReveal={() => {}} onShowEarlier={showEarlier} />
 				</SessionIdContext.Provider>
 				<div class="composer-area share-readonly-footer" data-testid="share-readonly">
 					<Widgets widgets={view.ui.widgets} placement="aboveEditor" />
