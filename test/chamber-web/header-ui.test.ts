@@ -61,6 +61,7 @@ describe("the header and its account menu", () => {
 			assert.deepEqual(await items.allInnerTexts(), [
 				"Providers",
 				"Grants",
+				"Packages",
 				"Pair a device",
 				"Notifications",
 				"Sign out",

@@ -336,6 +336,17 @@ export const api = {
 	pushSubscribe: (subscription: PushSubscriptionJSON) =>
 		request<PushDeviceView>("POST", "/api/push/subscribe", subscription),
 	pushUnsubscribe: () => request<PushDeviceView>("POST", "/api/push/unsubscribe", {}),
+
+	// Issue 34, the package catalog (Packages.tsx; the types are web/src/packages-wire.ts).
+	packages: <T>(cwd?: string) => request<T>("GET", `/api/pi/packages${cwd ? `?cwd=${enc(cwd)}` : ""}`),
+	packageSearch: <T>(q: string, cwd?: string) =>
+		request<T>("GET", `/api/pi/packages/search?q=${enc(q)}${cwd ? `&cwd=${enc(cwd)}` : ""}`),
+	packageDetails: <T>(name: string, cwd?: string) =>
+		request<T>("GET", `/api/pi/packages/details?name=${enc(name)}${cwd ? `&cwd=${enc(cwd)}` : ""}`),
+	packageAction: <T>(action: "inspect" | "install" | "update" | "remove", body: Record<string, unknown>) =>
+		request<T>("POST", `/api/pi/packages/${action}`, body),
+	packageEnabled: <T>(body: { identity: string; enabled: boolean; project?: string }) =>
+		request<T>("PUT", "/api/pi/packages/enabled", body),
 };
 
 /** A short human sentence for an error, with the wait time for rate limiting. */

@@ -8,14 +8,17 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { Grants } from "./Grants.js";
 import { Icon, IconButton } from "./Icon.js";
 import { NotifySettings, useNotifyWatcher } from "./NotifySettings.js";
+import { Packages } from "./Packages.js";
 import { PairDevice } from "./PairDevice.js";
 import { Providers } from "./Providers.js";
 
-type PanelId = "providers" | "grants" | "pair-device" | "notifications";
+type PanelId = "providers" | "grants" | "packages" | "pair-device" | "notifications";
 
 const PANELS: { id: PanelId; label: string; icon: string; body: () => ComponentChildren }[] = [
 	{ id: "providers", label: "Providers", icon: "key", body: () => <Providers /> },
 	{ id: "grants", label: "Grants", icon: "shield", body: () => <Grants /> },
+	// Issue 34, the package catalog.
+	{ id: "packages", label: "Packages", icon: "archive", body: () => <Packages /> },
 	{ id: "pair-device", label: "Pair a device", icon: "phone", body: () => <PairDevice /> },
 	{ id: "notifications", label: "Notifications", icon: "bell", body: () => <NotifySettings /> },
 ];
