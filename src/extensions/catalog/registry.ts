@@ -95,9 +95,23 @@ export async function registryUrl(options: RegistryOptions = {}): Promise<string
 	const env = options.env ?? process.env;
 	const fromEnv = env.PIER_NPM_REGISTRY || env.npm_config_registry || env.NPM_CONFIG_REGISTRY;
 	if (fromEnv) return withSlash(fromEnv);
+	const key = options.cwd ?? process.cwd();
+	const cached = npmConfigured.get(key);
+	if (cached && Date.now() - cached.at < NPM_CONFIG_TTL_MS) return cached.url;
+	const url = await npmConfigRegistry(env, key);
+	npmConfigured.set(key, { url, at: Date.now() });
+	if (npmConfigured.size > 64) npmConfigured.delete(npmConfigured.keys().next().value as string);
+	return url;
+}
+
+/** `npm config get registry` costs a process: the daemon asks again after a minute, not on every search. */
+const NPM_CONFIG_TTL_MS = 60_000;
+const npmConfigured = new Map<string, { url: string; at: number }>();
+
+async function npmConfigRegistry(env: NodeJS.ProcessEnv, cwd: string): Promise<string> {
 	try {
 		const { stdout } = await run("npm", ["config", "get", "registry"], {
-			cwd: options.cwd ?? process.cwd(),
+			cwd,
 			env: { ...env, npm_config_ignore_scripts: "true" },
 			timeout: 15_000,
 		});
