@@ -28,7 +28,9 @@ function spawnPier(args: readonly string[], cwd: string): Promise<PierRun> {
 	const bin = process.argv[1];
 	return new Promise((resolve, reject) => {
 		if (!bin) return reject(new Error("the daemon does not know its own pier program"));
-		const child = spawn(process.execPath, [bin, ...args], { cwd, env: process.env, stdio: ["ignore", "pipe", "pipe"] });
+		// The daemon's sign-in password is not npm's or git's business.
+		const { PIER_UI_PASSWORD: _withheld, ...env } = process.env;
+		const child = spawn(process.execPath, [bin, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
 		let stdout = "";
 		let stderr = "";
 		const take = (into: "out" | "err") => (chunk: Buffer) => {
