@@ -13,6 +13,7 @@ import { filesRoutes } from "./files/routes.js";
 import { auditRoutes } from "./audit/audit-routes.js";
 import { permissionRoutes } from "./audit/permission-routes.js";
 import { grantRoutes } from "./grant-routes.js";
+import { packageRoutes } from "./packages/routes.js";
 import { mcpAppRoutes } from "./mcp-apps/routes.js";
 import { mcpRoutes } from "./mcp-routes.js";
 import { worktreeRoutes } from "./worktrees/routes.js";
@@ -277,6 +278,8 @@ export function piRoutes(chamber: Chamber): Hono {
 		"/grants",
 		grantRoutes(agentDir, () => chamber.extensionPaths),
 	);
+	// Issue 34, the package catalog: search, details, inspect, install, update, remove, enabled.
+	app.route("/packages", packageRoutes({ agentDir, defaultCwd: chamber.options.defaultCwd }));
 	app.route("/", paletteRoutes());
 	app.route("/", drawingsRoutes(chamber));
 	app.route("/", filesRoutes(chamber));

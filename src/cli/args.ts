@@ -19,6 +19,7 @@ export type Command =
 	| GrantCommand
 	| PackageCommand
 	| PiCommand
+	| "search"
 	| "help"
 	| "version";
 export type GrantCommand = "grant" | "revoke";
@@ -138,6 +139,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 		return { ...args, command: first, rest: rest.slice(1) };
 	} else if (first === "install" || first === "remove" || first === "update" || first === "list") {
 		return { ...args, command: first, rest: rest.slice(1) };
+	} else if (first === "search") {
+		return { ...args, command: "search", rest: rest.slice(1) };
 	} else if (first === "auth" || first === "config" || first === "mcp") {
 		return { ...args, command: first, rest: rest.slice(1) };
 	} else if (first === "audit") {
@@ -299,6 +302,7 @@ Usage:
   pier remove <source> [-l]       remove it and its checkout
   pier update [source]            move unpinned packages to their latest, pinned ones to their pin
   pier list [--json]              every extension pier would load, its kind, state and package (starts nothing)
+  pier search [words…]            pi packages on the npm registry: version, weekly downloads, installed (pier search --help)
   pier auth login|logout|check|print-api-key|print-bearer-token …
                                   pi's provider sign-in and credentials (pier auth --help)
   pier config [-l]                pi's resource settings: enable or disable extensions, skills, built-ins

@@ -54,6 +54,8 @@ export async function main(argv: readonly string[]): Promise<number> {
 			case "update":
 			case "list":
 				return await (await import("./packages.js")).packagesCommand(args.command, args.rest);
+			case "search":
+				return await (await import("./search.js")).searchCommand(args.rest);
 			case "auth":
 			case "config":
 			case "mcp":

@@ -63,6 +63,7 @@ describe("the header and its account menu", () => {
 				"Grants",
 				"Permissions",
 				"Audit",
+				"Packages",
 				"Pair a device",
 				"Notifications",
 				"Sign out",

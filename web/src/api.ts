@@ -354,6 +354,16 @@ export const api = {
 	permissions: (cwd: string) => request<PermissionsView>("GET", `/api/pi/permissions?cwd=${enc(cwd || ".")}`),
 	changePermission: (method: "POST" | "DELETE", body: PermissionChangeBody) =>
 		request<PermissionsView>(method, "/api/pi/permissions", body),
+	// Issue 34, the package catalog (Packages.tsx; the types are web/src/packages-wire.ts).
+	packages: <T>(cwd?: string) => request<T>("GET", `/api/pi/packages${cwd ? `?cwd=${enc(cwd)}` : ""}`),
+	packageSearch: <T>(q: string, cwd?: string) =>
+		request<T>("GET", `/api/pi/packages/search?q=${enc(q)}${cwd ? `&cwd=${enc(cwd)}` : ""}`),
+	packageDetails: <T>(name: string, cwd?: string) =>
+		request<T>("GET", `/api/pi/packages/details?name=${enc(name)}${cwd ? `&cwd=${enc(cwd)}` : ""}`),
+	packageAction: <T>(action: "inspect" | "install" | "update" | "remove", body: Record<string, unknown>) =>
+		request<T>("POST", `/api/pi/packages/${action}`, body),
+	packageEnabled: <T>(body: { identity: string; enabled: boolean; project?: string }) =>
+		request<T>("PUT", "/api/pi/packages/enabled", body),
 };
 
 /** Issue 35, share links (SharePanel.tsx, ShareView.tsx; the wire is src/chamber/share/share-wire.ts). */

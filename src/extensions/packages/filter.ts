@@ -59,3 +59,16 @@ export function filterOf(entry: unknown, type: "extensions" | "skills" | "prompt
 		throw new Error(`"${type}" must be an array of strings`);
 	return value as string[];
 }
+
+const RESOURCE_TYPES = ["extensions", "skills", "prompts", "themes"] as const;
+
+/**
+ * A settings entry that loads nothing: every resource type filtered to `[]` (pi's semantics). This is how a
+ * package is switched off, for all projects (its own entry) or for one (a project entry of the same identity,
+ * which overrides the user's); such an entry is never installed just to load nothing.
+ */
+export function disablesEverything(entry: unknown): boolean {
+	if (typeof entry !== "object" || entry === null) return false;
+	const record = entry as Record<string, unknown>;
+	return RESOURCE_TYPES.every((type) => Array.isArray(record[type]) && (record[type] as unknown[]).length === 0);
+}

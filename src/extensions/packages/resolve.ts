@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { DefaultPackageManager, type SettingsManager } from "@earendil-works/pi-coding-agent";
 import { type PackageExtension, packageExtensions } from "./contents.js";
 import { isManifestRuntime } from "../manifest.js";
-import { filterOf } from "./filter.js";
+import { disablesEverything, filterOf } from "./filter.js";
 import { checkoutPath, headOf, matchesPin, stageAndSwap } from "./git.js";
 import { withPackageLock } from "./lock.js";
 import { checkoutScripts, installNpmSource, skippedNotice } from "./npm.js";
@@ -228,6 +228,7 @@ export async function resolvePackages(options: ResolveOptions): Promise<PackageR
 			pkg.reason = "the project is not trusted: nothing is installed or loaded from it";
 			continue;
 		}
+		let switchedOff = false;
 		try {
 			if (source === undefined) throw new Error('an entry must be a source string or an object with "source"');
 			const parsed = parseScopedSource(source, scopeBaseDir(scope, options.cwd, options.agentDir));
@@ -255,14 +256,17 @@ export async function resolvePackages(options: ResolveOptions): Promise<PackageR
 				resolution.diagnostics.push(`${label(pkg)} not loaded: ${refused}`);
 				continue;
 			}
-			await resolveOne(pkg, parsed, options, notify);
+			// Switched off: looked at, never installed to load nothing.
+			switchedOff = disablesEverything(entry);
+			await resolveOne(pkg, parsed, switchedOff ? { ...options, install: false } : options, notify);
+			if (switchedOff && pkg.state === "missing") pkg.reason = "switched off in settings (loads nothing)";
 		} catch (error) {
 			pkg.state = "failed";
 			pkg.reason = (error as Error).message.replace(/^package ".*?": /, "");
 			pkg.extensions = [];
 		}
 		if (pkg.state === "failed") resolution.diagnostics.push(`${label(pkg)} failed: ${pkg.reason}`);
-		else if (pkg.state === "missing" || pkg.state === "out-of-date")
+		else if ((pkg.state === "missing" || pkg.state === "out-of-date") && !switchedOff)
 			resolution.diagnostics.push(`${label(pkg)} not loaded: ${pkg.reason}`);
 	}
 	return resolution;

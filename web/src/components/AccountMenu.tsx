@@ -26,13 +26,18 @@ const Permissions = lazyView(
 	(m) => m.Permissions,
 	"Permissions",
 );
+const Packages = lazyView(
+	() => import("./Packages.js"),
+	(m) => m.Packages,
+	"Packages",
+);
 const PairDevice = lazyView(
 	() => import("./PairDevice.js"),
 	(m) => m.PairDevice,
 	"Pair a device",
 );
 
-type PanelId = "providers" | "grants" | "permissions" | "audit" | "pair-device" | "notifications";
+type PanelId = "providers" | "grants" | "permissions" | "audit" | "packages" | "pair-device" | "notifications";
 
 const PANELS: { id: PanelId; label: string; icon: string; body: () => ComponentChildren }[] = [
 	{ id: "providers", label: "Providers", icon: "key", body: () => <Providers /> },
@@ -40,6 +45,8 @@ const PANELS: { id: PanelId; label: string; icon: string; body: () => ComponentC
 	// Issue 34: the permission rules by source, and the audit trail of every decision.
 	{ id: "permissions", label: "Permissions", icon: "settings", body: () => <Permissions /> },
 	{ id: "audit", label: "Audit", icon: "clock", body: () => <AuditLog /> },
+	// Issue 34, the package catalog.
+	{ id: "packages", label: "Packages", icon: "archive", body: () => <Packages /> },
 	{ id: "pair-device", label: "Pair a device", icon: "phone", body: () => <PairDevice /> },
 	{ id: "notifications", label: "Notifications", icon: "bell", body: () => <NotifySettings /> },
 ];
