@@ -24,6 +24,8 @@ import type { EventChannel } from "./events/channel.js";
 import { SseClient } from "./events/sse.js";
 import { jsonError } from "./http-errors.js";
 import { mcpSignInCallback, signInsOf } from "./mcp-signin.js";
+import { openApiRoute } from "./openapi/route.js";
+import { API_VERSION, API_VERSION_HEADER } from "./openapi/version.js";
 import { mountPush } from "./push/routes.js";
 import { failure } from "./route-failure.js";
 import { BAD_ROW_LIMIT, piRoutes, rowLimit } from "./routes.js";
@@ -66,6 +68,8 @@ export async function chamberApp(options: ChamberServerOptions) {
 		await next();
 		c.header("X-Content-Type-Options", "nosniff");
 		c.header("Referrer-Policy", "no-referrer");
+		// Issue 35, the published API: which version of the contract an answer follows (docs/chamber-api.md).
+		if (c.req.path.startsWith("/api/")) c.header(API_VERSION_HEADER, API_VERSION);
 	});
 	let servedUrls: string[] = [];
 	const urls = () => servedUrls;
@@ -112,6 +116,11 @@ export async function chamberApp(options: ChamberServerOptions) {
 	});
 	app.route("/api/pi", piRoutes(chamber));
 	mcpSignInCallback(app, signInsOf(chamber));
+	// Issue 35, the published API: the OpenAPI document of this very app (no credential: it holds no data).
+	app.get(
+		"/api/openapi.json",
+		openApiRoute(() => app.routes),
+	);
 	app.all("/api/*", (c) => jsonError(c, 404, "not_found", `no route ${c.req.method} ${c.req.path}`));
 
 	const webDir = options.webDir ?? DEFAULT_WEB_DIR;
