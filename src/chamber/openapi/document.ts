@@ -7,6 +7,7 @@
 import type { TSchema } from "typebox";
 import { bodySchemaOf } from "../json-body.js";
 import { EVENT_SCHEMAS } from "../wire-events.js";
+import * as AuthViews from "../auth/auth-wire.js";
 import * as Views from "../wire-views.js";
 import { OPERATIONS, type Operation } from "./operations.js";
 import { API_VERSION, API_VERSION_HEADER } from "./version.js";
@@ -68,9 +69,9 @@ function operationId(method: string, path: string): string {
 	return [method.toLowerCase(), ...words.map((w) => w[0]!.toUpperCase() + w.slice(1))].join("");
 }
 
-/** The views of wire-views.ts, published once each under components.schemas and referred to by name. */
+/** The views of wire-views.ts and auth/auth-wire.ts, published once each under components.schemas and referred to by name. */
 const NAMED = new Map<object, string>(
-	(Object.entries(Views) as [string, unknown][])
+	(Object.entries({ ...Views, ...AuthViews }) as [string, unknown][])
 		.filter(
 			(entry): entry is [string, TSchema] =>
 				typeof entry[1] === "object" && entry[1] !== null && !Array.isArray(entry[1]),

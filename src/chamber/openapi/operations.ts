@@ -11,7 +11,15 @@
  * TypeScript type are `described<T>`: the client gets the exact type, the document an open object.
  */
 import { type TSchema, Type } from "typebox";
-import type { CredentialInfo } from "../auth/credential-list.js";
+import {
+	AuthStatusResponse,
+	CreatedDeviceTokenResponse,
+	CredentialListResponse,
+	DeviceTokenListResponse,
+	PairingLinkResponse,
+	RevokedResponse,
+	SignedInResponse,
+} from "../auth/auth-wire.js";
 import { type ChangesView, ChangesBodies, type RevertResult } from "../changes/wire.js";
 import type { ExtensionListView } from "../extension-list.js";
 import { type FileListing, type FilePreview, UploadBody, type UploadResult } from "../files/files-wire.js";
@@ -62,11 +70,8 @@ const OneSession = Type.Object({ session: SessionSummary });
 const Sessions = Type.Object({ sessions: Type.Array(SessionSummary) });
 const SessionQuery = { session: Type.String({ description: "A session id." }) };
 const Rows = Type.String({ pattern: "^[0-9]+$", description: "A whole number from 1 to 100000." });
-const SignedIn = Type.Object({ ok: Type.Literal(true), key: Type.String() });
 const ProviderKey = Type.Object({ provider: Type.String(), credentials: Type.String() });
 const McpServer = Type.Object({ server: described<McpServerView>("An MCP server as pi's /mcp shows it.") });
-const Credentials = Type.Array(described<CredentialInfo>("A credential (src/chamber/auth/credential-list.ts)."));
-const Revoked = Type.Object({ ok: Type.Literal(true), revoked: Type.Array(Type.String()) });
 const PushDevice = described<PushDeviceView>("This device's notification settings (src/chamber/push/notice.ts).");
 const Terminal = described<TerminalView>("A terminal of the session (src/chamber/terminal/terminal-wire.ts).");
 
@@ -81,51 +86,42 @@ export const OPERATIONS = {
 	// ---- sign-in and credentials (auth/http.ts, auth/credential-routes.ts) ----
 	"GET /api/auth/status": {
 		summary: "Whether this request is signed in, and how a new sign-in link is made.",
-		response: Type.Object({
-			authenticated: Type.Boolean(),
-			passwordConfigured: Type.Boolean(),
-			pairCommand: Type.String(),
-		}),
+		response: AuthStatusResponse,
 		public: true,
 	},
 	"POST /api/auth/login": {
 		summary: "Sign in with the UI password: a session cookie and the browser key.",
 		body: Type.Object({ password: Type.String() }),
-		response: SignedIn,
+		response: SignedInResponse,
 		public: true,
 	},
 	"POST /api/auth/pair": {
 		summary: "Sign in with a one-use pairing token.",
 		body: Type.Object({ token: Type.String() }),
-		response: SignedIn,
+		response: SignedInResponse,
 		public: true,
 	},
 	"POST /api/auth/logout": { summary: "Sign this browser out.", body: Type.Object({}), response: Ok },
 	"POST /api/auth/pairing-links": {
 		summary: "A one-use pairing link for another device.",
 		body: Type.Object({ ttlSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600 })) }),
-		response: Type.Object({
-			id: Type.String(),
-			token: Type.String(),
-			expiresAt: Type.Number(),
-			urls: Type.Optional(Type.Array(Type.String())),
-		}),
+		response: PairingLinkResponse,
 	},
 	"GET /api/auth/tokens": {
 		summary: "The device tokens.",
-		response: Type.Object({ tokens: Type.Array(Type.Object({ id: Type.String(), name: Type.String() })) }),
+		response: DeviceTokenListResponse,
 	},
 	"POST /api/auth/tokens": {
 		summary: "A new device token (shown once), for `Authorization: Bearer`.",
 		body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }),
-		response: Type.Object({ id: Type.String(), name: Type.String(), token: Type.String() }),
+		response: CreatedDeviceTokenResponse,
 	},
-	"DELETE /api/auth/tokens/:id": { summary: "Revoke a device token and what it minted.", response: Revoked },
+	"DELETE /api/auth/tokens/:id": { summary: "Revoke a device token and what it minted.", response: RevokedResponse },
 	"GET /api/auth/credentials": {
 		summary: "Every credential: device tokens, signed-in browsers, unused pairing links.",
-		response: Type.Object({ credentials: Credentials, current: Type.String() }),
+		response: CredentialListResponse,
 	},
-	"DELETE /api/auth/credentials/:id": { summary: "Revoke a credential and what it minted.", response: Revoked },
+	"DELETE /api/auth/credentials/:id": { summary: "Revoke a credential and what it minted.", response: RevokedResponse },
 
 	// ---- notifications (push/routes.ts) ----
 	"GET /api/push/vapid-key": {
