@@ -16,7 +16,11 @@ import {
 	type SessionSummary,
 	type TranscriptRow,
 } from "../../src/client/index.js";
+import type { TSchema } from "typebox";
+import { Compile } from "typebox/compile";
+import { OPERATIONS } from "../../src/chamber/openapi/operations.js";
 import { API_VERSION, API_VERSION_HEADER } from "../../src/chamber/openapi/version.js";
+import { EVENT_SCHEMAS } from "../../src/chamber/wire-events.js";
 import { type Serve, servedChamber } from "../helpers/chamber.js";
 import { tempDir } from "../helpers/pier-cli.js";
 
@@ -47,6 +51,15 @@ describe("pier/client on a real pier serve", () => {
 		await serve?.stop();
 		dir[Symbol.dispose]();
 	});
+
+	/** The document's schemas describe what the daemon really sends: each answer and event is checked against its own. */
+	function conforms(schema: TSchema, value: unknown, what: string): void {
+		const check = Compile(schema);
+		if (check.Check(value)) return;
+		const first = [...check.Errors(value)][0];
+		assert.fail(`${what} does not match its schema: ${first?.instancePath} ${first?.message}`);
+	}
+	const answerOf = (route: keyof typeof OPERATIONS) => (OPERATIONS[route] as { response: TSchema }).response;
 
 	/** Reads `events` until `until` matches one, keeping every event read. */
 	async function readUntil(events: AsyncIterator<AnyEvent>, seen: AnyEvent[], until: (e: AnyEvent) => boolean) {
@@ -100,6 +113,17 @@ describe("pier/client on a real pier serve", () => {
 
 		const listed = await pier.request("GET /api/pi/sessions");
 		assert.ok(listed.sessions.some((s) => s.id === session.id && s.messageCount > 0));
+
+		conforms(answerOf("POST /api/pi/sessions"), created, "POST /api/pi/sessions");
+		conforms(answerOf("GET /api/pi/sessions/:id"), view, "GET /api/pi/sessions/:id");
+		conforms(answerOf("GET /api/pi/sessions/:id/rows"), page, "GET /api/pi/sessions/:id/rows");
+		conforms(answerOf("GET /api/pi/sessions"), listed, "GET /api/pi/sessions");
+		const tree = await pier.request("GET /api/pi/sessions/:id/tree", { params: { id: session.id } });
+		conforms(answerOf("GET /api/pi/sessions/:id/tree"), tree, "GET /api/pi/sessions/:id/tree");
+		const models = await pier.request("GET /api/pi/models", { query: { session: session.id } });
+		conforms(answerOf("GET /api/pi/models"), models, "GET /api/pi/models");
+		for (const e of seen) conforms(EVENT_SCHEMAS[e.event], e.payload, `the ${e.event} event`);
+		assert.ok(new Set(seen.map((e) => e.event)).size >= 6, seen.map((e) => e.event).join(" "));
 	});
 
 	test("the session list's stream: a rename arrives as sessions.changed", async () => {
@@ -173,6 +197,14 @@ describe("pier/client on a real pier serve", () => {
 	});
 
 	test("the document and the version header, as a client sees them", async () => {
+		const status = await pier.request("GET /api/auth/status");
+		assert.equal(status.authenticated, true);
+		conforms(answerOf("GET /api/auth/status"), status, "GET /api/auth/status");
+		const credentials = await pier.request("GET /api/auth/credentials");
+		conforms(answerOf("GET /api/auth/credentials"), credentials, "GET /api/auth/credentials");
+		const tokens = await pier.request("GET /api/auth/tokens");
+		assert.ok(tokens.tokens.some((t) => t.name === "client test"));
+		conforms(answerOf("GET /api/auth/tokens"), tokens, "GET /api/auth/tokens");
 		const doc = (await pier.request("GET /api/openapi.json")) as { info: { version: string } };
 		assert.equal(doc.info.version, API_VERSION);
 		const res = await fetch(new URL("/api/pi/sessions", serve.url), { headers: { authorization: `Bearer ${token}` } });
