@@ -54,6 +54,12 @@ export async function chamberApp(options: ChamberServerOptions) {
 
 	const app = new Hono<AuthEnv & { Bindings: NodeBindings }>();
 	app.onError((error, c) => failure(c, error));
+	// Issue 35, the published API: which version of the contract an answer follows (docs/chamber-api.md), on
+	// every /api answer, refusals included.
+	app.use("/api/*", async (c, next) => {
+		await next();
+		c.header(API_VERSION_HEADER, API_VERSION);
+	});
 	// On loopback, only loopback names may address the daemon: a page whose DNS name was rebound to 127.0.0.1
 	// would otherwise be same-origin with it.
 	let allowedHosts: Set<string> | undefined;
@@ -68,8 +74,6 @@ export async function chamberApp(options: ChamberServerOptions) {
 		await next();
 		c.header("X-Content-Type-Options", "nosniff");
 		c.header("Referrer-Policy", "no-referrer");
-		// Issue 35, the published API: which version of the contract an answer follows (docs/chamber-api.md).
-		if (c.req.path.startsWith("/api/")) c.header(API_VERSION_HEADER, API_VERSION);
 	});
 	let servedUrls: string[] = [];
 	const urls = () => servedUrls;

@@ -187,12 +187,12 @@ describe("serving it, and the version header", () => {
 		assert.ok(!JSON.stringify(served).includes(dir.path), "no path of the daemon's state in the document");
 	});
 
-	test("every /api answer carries Pier-Api-Version: success, 401, 400, 404, and the auth routes", async () => {
+	test("every /api answer carries Pier-Api-Version: success, 401, 400, 404, 403 bad_host, the auth routes", async () => {
 		const bearer = { authorization: `Bearer ${token}` };
 		const answers = [
 			await built.app.request("/api/pi/sessions", { headers: bearer }),
 			await built.app.request("/api/pi/sessions"),
-			await built.app.request("/api/pi/sessions?q=" + "x".repeat(300), { headers: bearer }),
+			await built.app.request(`/api/pi/sessions?q=${"x".repeat(300)}`, { headers: bearer }),
 			await built.app.request("/api/pi/no-such-route", { headers: bearer }),
 			await built.app.request("/api/auth/status"),
 		];
@@ -201,6 +201,15 @@ describe("serving it, and the version header", () => {
 			[200, 401, 400, 404, 200],
 		);
 		for (const res of answers) assert.equal(res.headers.get(API_VERSION_HEADER), API_VERSION, res.url);
+		// A request under another Host name is refused before any route, and still says the version.
+		built.allowHosts(["127.0.0.1:1"]);
+		try {
+			const refused = await built.app.request("http://evil.example/api/pi/sessions", { headers: bearer });
+			assert.equal(refused.status, 403);
+			assert.equal(refused.headers.get(API_VERSION_HEADER), API_VERSION);
+		} finally {
+			built.allowHosts(undefined);
+		}
 		// The web app's files are not the API.
 		const page = await built.app.request("/");
 		assert.equal(page.headers.get(API_VERSION_HEADER), null);
