@@ -5,7 +5,7 @@
  */
 import { Type } from "typebox";
 import type { StyledLine } from "./tui/styled-text.js";
-import type { CustomCloseReason, CustomView } from "./ui/custom-wire.js";
+import { CUSTOM_CLOSE_REASONS, type CustomCloseReason, type CustomView } from "./ui/custom-wire.js";
 import type { AppSurface, NormalizedCard } from "./ui/descriptors.js";
 import {
 	CommandView,
@@ -109,9 +109,7 @@ export const EVENT_SCHEMAS = {
 	"extension.custom.frame": Type.Object({ customId: Type.String(), columns: Type.Number(), lines: Lines }),
 	"extension.custom.close": Type.Object({
 		customId: Type.String(),
-		reason: Type.Unsafe<CustomCloseReason>(
-			Type.Union((["done", "cancelled", "timeout", "error", "session-closed"] as const).map((r) => Type.Literal(r))),
-		),
+		reason: Type.Unsafe<CustomCloseReason>(Type.Union(CUSTOM_CLOSE_REASONS.map((r) => Type.Literal(r)))),
 	}),
 	heartbeat: Empty,
 } as const;
