@@ -13,6 +13,9 @@ import { jsonBody } from "../../src/chamber/json-body.js";
 import { apiRoutes, openApiDocument, openApiPath, routeKey } from "../../src/chamber/openapi/document.js";
 import { generateOpenApi } from "../../src/chamber/openapi/generate.js";
 import { type Operation, OPERATIONS } from "../../src/chamber/openapi/operations.js";
+import { ACCOUNT_OPERATIONS } from "../../src/chamber/openapi/operations-account.js";
+import { PART_OPERATIONS } from "../../src/chamber/openapi/operations-parts.js";
+import { SESSION_OPERATIONS } from "../../src/chamber/openapi/operations-sessions.js";
 import { API_VERSION, API_VERSION_HEADER } from "../../src/chamber/openapi/version.js";
 import { chamberApp } from "../../src/chamber/server.js";
 import { Bodies } from "../../src/chamber/wire.js";
@@ -21,8 +24,9 @@ import { NON_JSON_ROUTES } from "../../src/client/index.js";
 import { REPO_ROOT, tempDir } from "../helpers/pier-cli.js";
 
 const HOW_TO_ADD =
-	'add an entry `"METHOD /api/…/:param": { summary, query?, body?, response }` to ' +
-	"src/chamber/openapi/operations.ts (its response as a TypeBox schema, or `described<YourType>(…)`), then run " +
+	'add an entry `"METHOD /api/…/:param": { summary, query?, body?, response }` to the table of its area ' +
+	"(src/chamber/openapi/operations-{account,sessions,parts}.ts, or a new file merged in operations.ts; its body the " +
+	"route's own jsonBody schema, its response a TypeBox schema or `described<YourType>(…)`), then run " +
 	"`npm run openapi` to rewrite docs/openapi.json";
 
 const dir = tempDir("pier-openapi-");
@@ -82,6 +86,13 @@ describe("the OpenAPI document", () => {
 			inDocument.sort(),
 			registered.map((key) => key.replace(/ (.*)$/, (_, p: string) => ` ${openApiPath(p)}`)).sort(),
 		);
+	});
+
+	test("no route is in two of the area tables (a second entry would silently replace the first)", () => {
+		const keys = [ACCOUNT_OPERATIONS, SESSION_OPERATIONS, PART_OPERATIONS].flatMap((t) => Object.keys(t));
+		const twice = keys.filter((k, i) => keys.indexOf(k) !== i);
+		assert.deepEqual(twice, [], `in two tables: ${twice.join(", ")}`);
+		assert.equal(Object.keys(OPERATIONS).length, keys.length);
 	});
 
 	test("a route added without an entry is caught, by name", () => {
