@@ -14,11 +14,25 @@ import { jsonError } from "./http-errors.js";
 
 export const NOT_JSON = "the body must be JSON";
 
+/** Hono's key for the handler a mounted sub-app wrapped (hono/utils/constants COMPOSED_HANDLER). */
+const COMPOSED = "__COMPOSED_HANDLER";
+
+/** Which schema each `jsonBody` middleware checks: the OpenAPI document (openapi/document.ts) reads it back. */
+const bodySchemas = new WeakMap<object, TSchema>();
+
+/** The request body schema a route handler (as listed in Hono's `app.routes`) validates, if it is a `jsonBody`. */
+export function bodySchemaOf(handler: unknown): TSchema | undefined {
+	// A sub-app with its own onError is mounted with each handler wrapped; Hono keeps the original under this key.
+	let h = handler;
+	while (typeof h === "function" && !bodySchemas.has(h) && COMPOSED in h) h = (h as { [COMPOSED]?: unknown })[COMPOSED];
+	return typeof h === "function" ? bodySchemas.get(h) : undefined;
+}
+
 /** `hint` follows the first error, for bodies whose shape is easier said than derived from the schema. */
 export function jsonBody<S extends TSchema>(schema: S, hint?: string) {
 	// Compiled on the first request that uses it: the daemon's start-up compiles nothing it may not need.
 	const check = lazyValidator(schema);
-	return validator("json", async (parsed, c: Context): Promise<Static<S> | Response> => {
+	const middleware = validator("json", async (parsed, c: Context): Promise<Static<S> | Response> => {
 		// Hono reads only JSON content types (a malformed body throws its HTTPException, which `failure` maps).
 		if (!isJsonContentType(c.req.header("content-type")))
 			return jsonError(c, 415, "bad_request", "Content-Type must be application/json");
@@ -28,4 +42,6 @@ export function jsonBody<S extends TSchema>(schema: S, hint?: string) {
 		const where = first?.instancePath || "body";
 		return jsonError(c, 400, "bad_request", `${where}: ${first?.message ?? "invalid"}${hint ? ` (${hint})` : ""}`);
 	});
+	bodySchemas.set(middleware, schema);
+	return middleware;
 }

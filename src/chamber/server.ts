@@ -24,6 +24,8 @@ import type { EventChannel } from "./events/channel.js";
 import { SseClient } from "./events/sse.js";
 import { jsonError } from "./http-errors.js";
 import { mcpSignInCallback, signInsOf } from "./mcp-signin.js";
+import { openApiRoute } from "./openapi/route.js";
+import { API_VERSION, API_VERSION_HEADER } from "./openapi/version.js";
 import { mountPush } from "./push/routes.js";
 import { failure } from "./route-failure.js";
 import { BAD_ROW_LIMIT, piRoutes, rowLimit } from "./routes.js";
@@ -53,6 +55,12 @@ export async function chamberApp(options: ChamberServerOptions) {
 
 	const app = new Hono<AuthEnv & { Bindings: NodeBindings }>();
 	app.onError((error, c) => failure(c, error));
+	// Issue 35, the published API: which version of the contract an answer follows (docs/chamber-api.md), on
+	// every /api answer, refusals included.
+	app.use("/api/*", async (c, next) => {
+		await next();
+		c.header(API_VERSION_HEADER, API_VERSION);
+	});
 	// On loopback, only loopback names may address the daemon: a page whose DNS name was rebound to 127.0.0.1
 	// would otherwise be same-origin with it.
 	let allowedHosts: Set<string> | undefined;
@@ -115,6 +123,11 @@ export async function chamberApp(options: ChamberServerOptions) {
 	app.route("/api/pi", shareRoutes(auth.shares, chamber));
 	app.route("/api/pi", piRoutes(chamber));
 	mcpSignInCallback(app, signInsOf(chamber));
+	// Issue 35, the published API: the OpenAPI document of this very app (no credential: it holds no data).
+	app.get(
+		"/api/openapi.json",
+		openApiRoute(() => app.routes),
+	);
 	app.all("/api/*", (c) => jsonError(c, 404, "not_found", `no route ${c.req.method} ${c.req.path}`));
 
 	const webDir = options.webDir ?? DEFAULT_WEB_DIR;

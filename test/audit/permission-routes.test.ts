@@ -111,8 +111,8 @@ describe("the permission rules' routes", () => {
 	test("a bad rule is named and stores nothing; a project allow rule is refused", async () => {
 		const before = readFileSync(globalFile, "utf8");
 		for (const [rule, message] of [
-			["", /\/rule: a rule is empty/],
-			["bash()", /"bash\(\)" is not a rule: write a tool name/],
+			["", /\/rule: an empty rule/],
+			["bash()", /"bash\(\)" has an empty pattern/],
 			["rm -rf", /"rm -rf" is not a rule/],
 			["bash(rm *", /"bash\(rm \*" is not a rule/],
 			[`bash(${"x".repeat(995)})`, /a rule is at most 1000 characters \(this one has 1001\)/],

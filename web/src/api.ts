@@ -39,21 +39,12 @@ import type {
 } from "./types.js";
 import type { CreatedShare, ShareInfo, ShareListResponse, ShareMode } from "../../src/chamber/share/share-wire.js";
 import { heldShareToken } from "./share-token.js";
+import { PierApiError as ApiError, createClient } from "../../src/client/index.js";
 
 export type ImageAttachment = NonNullable<PromptBody["images"]>[number];
 
-export class ApiError extends Error {
-	constructor(
-		readonly status: number,
-		readonly code: string,
-		message: string,
-		/** Seconds, from `Retry-After` on a 429. */
-		readonly retryAfter?: number,
-	) {
-		super(message);
-		this.name = "ApiError";
-	}
-}
+/** The typed client's error (pier/client): the server's code, status and `Retry-After`. */
+export { ApiError };
 
 /**
  * The browser key from sign-in, sent as `X-Pier-Key` with every request. The daemon wants it next to the
@@ -120,42 +111,16 @@ function sessionOf(path: string): string | undefined {
 	return inPath ? decodeURIComponent(inPath) : (url.searchParams.get("session") ?? undefined);
 }
 
+/** pier/client with this page's credentials: the session cookie and the browser key. */
+const client = createClient({ credentials: "same-origin", headers: authHeaders });
+
 async function send<T>(method: Method, path: string, body?: unknown): Promise<T> {
-	const init: RequestInit = {
-		method,
-		credentials: "same-origin",
-		headers: { Accept: "application/json", ...authHeaders() },
-	};
-	// Every state-changing request carries the JSON type, bodiless DELETE included: the daemon's CSRF check
-	// looks at the header, not at whether there is a body.
-	if (method !== "GET") init.headers = { ...init.headers, "Content-Type": "application/json" };
-	if (body !== undefined) init.body = JSON.stringify(body);
-	let res: Response;
 	try {
-		res = await fetch(path, init);
-	} catch {
-		throw new ApiError(
-			0,
-			"network",
-			"The chamber is not reachable: the pier daemon is down or this device cannot reach it.",
-		);
+		return await client.send<T>(method, path, body);
+	} catch (err) {
+		if (err instanceof ApiError && err.status === 401 && !path.startsWith("/api/auth/")) onUnauthorized?.();
+		throw err;
 	}
-	const text = await res.text();
-	let data: unknown;
-	try {
-		data = text ? JSON.parse(text) : undefined;
-	} catch {
-		data = undefined;
-	}
-	if (!res.ok) {
-		const err = (data as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
-		const code = typeof err?.code === "string" ? err.code : `http_${res.status}`;
-		const message = typeof err?.message === "string" && err.message ? err.message : `${res.status} ${res.statusText}`;
-		const retry = Number(res.headers.get("Retry-After"));
-		if (res.status === 401 && !path.startsWith("/api/auth/")) onUnauthorized?.();
-		throw new ApiError(res.status, code, message, Number.isFinite(retry) && retry > 0 ? retry : undefined);
-	}
-	return data as T;
 }
 
 type SignedIn = { ok: true; key: string };
@@ -235,8 +200,11 @@ export const api = {
 	clearQueue: (id: string) => request<QueueView>("DELETE", `${session(id)}/queue`),
 	/** pi's HTML export as a file the browser saves (fetched with the browser key, then handed over as a blob). */
 	exportHtml: async (id: string): Promise<{ name: string; blob: Blob }> => {
-		const res = await fetch(`${session(id)}/export`, { credentials: "same-origin", headers: authHeaders() });
-		if (!res.ok) throw new ApiError(res.status, `http_${res.status}`, `export failed: ${res.status} ${res.statusText}`);
+		const res = await client.fetchRaw(`${session(id)}/export`).catch((err: unknown) => {
+			throw err instanceof ApiError && err.code !== "network"
+				? new ApiError(err.status, `http_${err.status}`, `export failed: ${err.message}`)
+				: err;
+		});
 		const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? "session.html";
 		return { name, blob: await res.blob() };
 	},

@@ -4,6 +4,7 @@
  * `ask` and `deny`). Edits go through `editSettingsFile`: under pi's settings lock, every other key kept.
  * The permission engine (src/permissions/) decides what the rules mean; this file only keeps them.
  */
+import { parseRule } from "../../permissions/rules.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { jsonSyntaxProblem } from "../../extensions/json-syntax.js";
@@ -24,17 +25,12 @@ export class PermissionSettingsError extends Error {
 	}
 }
 
-/**
- * Why `rule` is not a rule: `tool` or `tool(pattern)`, the tool a name of letters, digits and `_ . : -`
- * (`bash`, `mcp__server__tool`), the pattern not empty.
- */
+/** Why `rule` is not a rule, as the permission engine reads rules (src/permissions/rules.ts), or undefined. */
 export function ruleSyntaxProblem(rule: string): string | undefined {
-	if (rule.length === 0) return "a rule is empty: write a tool name, or tool(pattern) such as bash(rm *)";
 	if (rule.length > RULE_MAX_CHARS)
 		return `a rule is at most ${RULE_MAX_CHARS} characters (this one has ${rule.length})`;
-	if (!/^[A-Za-z0-9_.:-]+(\(.+\))?$/s.test(rule))
-		return `${JSON.stringify(rule)} is not a rule: write a tool name (bash, mcp__server__tool), or tool(pattern) such as bash(rm *) or read(**/.env)`;
-	return undefined;
+	const parsed = parseRule(rule);
+	return "error" in parsed ? parsed.error : undefined;
 }
 
 export const globalSettingsFile = (agentDir: string): string => join(agentDir, "settings.json");

@@ -9,39 +9,27 @@ import { jsonError } from "../http-errors.js";
 import { type AuthEnv, requireAuth, SESSION_COOKIE } from "./principal.js";
 import { readBody } from "./request-body.js";
 import { GenerationLimitError } from "./lineage.js";
-import type { AuthStore, CredentialInfo, DeviceTokenInfo } from "./store.js";
+import type { AuthStore } from "./store.js";
+import type {
+	CreatedDeviceTokenResponse,
+	CredentialListResponse,
+	DeviceTokenListResponse,
+	PairingLinkResponse,
+	RevokedResponse,
+} from "./auth-wire.js";
 
 export const PAIRING_TTL_DEFAULT_SECONDS = 600;
 export const PAIRING_TTL_MAX_SECONDS = 3600;
 const MAX_TOKEN_NAME_LENGTH = 100;
 
-export interface PairingLinkResponse {
-	/** Names the link in the credential list. */
-	id: string;
-	token: string;
-	/** epoch ms */
-	expiresAt: number;
-	/** Every address the daemon serves (loopback, and LAN addresses when bound wide): the link may use any. */
-	urls?: string[];
-}
-export interface DeviceTokenListResponse {
-	tokens: DeviceTokenInfo[];
-}
-export interface CreatedDeviceTokenResponse {
-	id: string;
-	name: string;
-	token: string;
-}
-export interface CredentialListResponse {
-	credentials: CredentialInfo[];
-	/** The id of the credential this request came with. */
-	current: string;
-}
-export interface RevokedResponse {
-	ok: true;
-	/** The credential named, then everything minted through it. */
-	revoked: string[];
-}
+// Answer shapes, declared as schemas in auth-wire.ts.
+export type {
+	CreatedDeviceTokenResponse,
+	CredentialListResponse,
+	DeviceTokenListResponse,
+	PairingLinkResponse,
+	RevokedResponse,
+} from "./auth-wire.js";
 
 export function credentialRoutes(store: AuthStore, options: { urls?: () => string[] }): Hono<AuthEnv> {
 	const app = new Hono<AuthEnv>();

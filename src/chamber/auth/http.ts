@@ -8,21 +8,12 @@ import { LoginRateLimiter, WorkGate } from "./rate-limit.js";
 import { isJsonContentType, readBody } from "./request-body.js";
 import { type AuthStore, BROWSER_SESSION_TTL_MS, SessionLimitError } from "./store.js";
 import { pierCommand } from "../pier-command.js";
+import type { AuthStatusResponse, SignedInResponse } from "./auth-wire.js";
 
 const MAX_BODY_BYTES = 16 * 1024;
 
-// Answer shapes of the routes, for the web app and other clients.
-export interface AuthStatusResponse {
-	authenticated: boolean;
-	passwordConfigured: boolean;
-	/** What to run where the daemon runs for a new sign-in link (e.g. `pier pair`, `npm start -- pair`). */
-	pairCommand: string;
-}
-/** Login and pairing: the cookie comes as Set-Cookie, the key in the body (the page keeps it in localStorage). */
-export interface SignedInResponse {
-	ok: true;
-	key: string;
-}
+// Answer shapes of the routes, for the web app and other clients (declared as schemas in auth-wire.ts).
+export type { AuthStatusResponse, SignedInResponse } from "./auth-wire.js";
 export interface AuthRoutesOptions {
 	/** Defaults to 5 failures per 60 s per client key. */
 	limiter?: LoginRateLimiter;

@@ -22,6 +22,7 @@ import { childLineage, descendsFrom, mintedBy } from "./lineage.js";
 import { dropInboxLink, inboxLinks, takePairingToken } from "./pairing-inbox.js";
 import { PairingLinks } from "./pairing-links.js";
 import { ShareLinks } from "../share/share-links.js";
+import type { DeviceTokenInfo } from "./auth-wire.js";
 
 export type { PasswordHash } from "./auth-file.js";
 export { BROWSER_SESSION_TTL_MS, type BrowserCheck, SessionLimitError } from "./browser-sessions.js";
@@ -35,17 +36,7 @@ const MAX_TOKEN_NAME_LENGTH = 100;
 // lastUsedAt is informational; writing the file on every request would be wasteful, hourly is precise enough.
 const LAST_USED_PERSIST_MS = 60 * 60 * 1000;
 
-export interface DeviceTokenInfo {
-	id: string;
-	name: string;
-	/** ISO 8601 */
-	createdAt: string;
-	/** ISO 8601 */
-	lastUsedAt?: string;
-	/** The credential that minted it (it may since be gone); absent when minted by the daemon's own code. */
-	mintedBy?: string;
-}
-
+export type { DeviceTokenInfo } from "./auth-wire.js";
 export type { CredentialInfo } from "./credential-list.js";
 /** Who mints a credential: the credential a request came with. */
 export interface Minter {

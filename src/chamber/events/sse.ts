@@ -1,5 +1,6 @@
 /** An SSE client on a Node response, with a bounded send buffer: a client that stops reading is dropped. */
 import type { ServerResponse } from "node:http";
+import { API_VERSION, API_VERSION_HEADER } from "../openapi/version.js";
 import type { EventSink } from "./channel.js";
 
 /** Past this many unsent bytes the client is cut off; it reconnects with its cursor and catches up. */
@@ -20,6 +21,7 @@ export class SseClient implements EventSink {
 			"cache-control": "no-cache, no-transform",
 			connection: "keep-alive",
 			"x-accel-buffering": "no",
+			[API_VERSION_HEADER]: API_VERSION,
 		});
 		// Tell EventSource how soon to come back after a drop.
 		res.write("retry: 1000\n\n");

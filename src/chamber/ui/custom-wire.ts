@@ -4,6 +4,7 @@
  */
 import { type Static, Type } from "typebox";
 import type { StyledLine } from "../tui/styled-text.js";
+import type { EventPayloads } from "../wire.js";
 
 /** Bounds on one session's custom components; each has a test just past it (test/chamber/custom-ui.test.ts). */
 export const CUSTOM_LIMITS = {
@@ -36,13 +37,14 @@ export interface CustomView {
 }
 
 /** Why a custom component closed: `done` is the extension's own `done(value)`. */
-export type CustomCloseReason = "done" | "cancelled" | "timeout" | "error" | "session-closed";
+export const CUSTOM_CLOSE_REASONS = ["done", "cancelled", "timeout", "error", "session-closed"] as const;
+export type CustomCloseReason = (typeof CUSTOM_CLOSE_REASONS)[number];
 
-export interface CustomEventPayloads {
-	"extension.custom.open": { custom: CustomView };
-	"extension.custom.frame": { customId: string; columns: number; lines: StyledLine[] };
-	"extension.custom.close": { customId: string; reason: CustomCloseReason };
-}
+/** The custom components' events, as the stream declares them (wire-events.ts). */
+export type CustomEventPayloads = Pick<
+	EventPayloads,
+	"extension.custom.open" | "extension.custom.frame" | "extension.custom.close"
+>;
 
 /** Keys typed in the page (terminal input: `\x1b[A`, `\r`, text) and/or the size of the page's terminal. */
 export const CustomInputBody = Type.Object(
