@@ -7,31 +7,13 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type TestContext, test } from "node:test";
+import { test } from "node:test";
 import { type ApiClient, type Envelope, servedChamber } from "../helpers/chamber.js";
-import { cleanEnv, PIER_BIN, REPO_ROOT, runPier, tempDir } from "../helpers/pier-cli.js";
+import { startAttach } from "../helpers/attach.js";
+import { REPO_ROOT, runPier, tempDir } from "../helpers/pier-cli.js";
 import { startPier, tmux, type, waitForScreen, waitForScreenWithout } from "../helpers/tmux.js";
 
 const FIXTURE = join(REPO_ROOT, "test/fixtures/attach/attach-ext.ts");
-
-/** `pier attach <args>` in a detached tmux session; the pane stays after it exits so its last words can be read. */
-function startAttach(t: TestContext, agentDir: string, cwd: string, args: readonly string[]): string {
-	const name = `pier-attach-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-	const exports = Object.entries(cleanEnv(agentDir, { TERM: "xterm-256color" }))
-		.map(([k, v]) => `${k}=${JSON.stringify(v)}`)
-		.join(" ");
-	const argv = args.map((a) => JSON.stringify(a)).join(" ");
-	const command = `cd ${JSON.stringify(cwd)} && env -i ${exports} ${JSON.stringify(process.execPath)} ${JSON.stringify(PIER_BIN)} attach ${argv}; echo "[attach exited $?]"; sleep 120`;
-	tmux("new-session", "-d", "-s", name, "-x", "120", "-y", "40", command);
-	t.after(() => {
-		try {
-			tmux("kill-session", "-t", name);
-		} catch {
-			// already gone
-		}
-	});
-	return name;
-}
 
 type Row = { kind: string; text?: string; toolName?: string };
 const row = (e: Envelope) => (e.event === "transcript.row" ? (e.payload.row as Row) : undefined);

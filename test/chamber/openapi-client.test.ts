@@ -126,6 +126,35 @@ describe("pier/client on a real pier serve", () => {
 		assert.ok(new Set(seen.map((e) => e.event)).size >= 6, seen.map((e) => e.event).join(" "));
 	});
 
+	test("events({since}) resumes a session's stream after an event: what followed it, no snapshot", async () => {
+		// What `pier attach` reopens a broken stream with, so nothing is lost and nothing is drawn twice.
+		const { session } = await pier.request("POST /api/pi/sessions", { body: { cwd: project } });
+		await pier.request("POST /api/pi/sessions/:id/open", { params: { id: session.id } });
+		const first = new AbortController();
+		const events = pier.events({ session: session.id, signal: first.signal })[Symbol.asyncIterator]();
+		const seen: AnyEvent[] = [];
+		await readUntil(events, seen, (e) => e.event === "session.snapshot");
+		await pier.request("POST /api/pi/sessions/:id/prompt", { params: { id: session.id }, body: { text: "resume" } });
+		const user = await readUntil(events, seen, (e) => e.event === "transcript.row" && e.payload.row.kind === "user");
+		const end = await readUntil(events, seen, (e) => e.event === "agent.end");
+		first.abort();
+		await events.return?.();
+
+		const again = new AbortController();
+		const resumed = pier.events({ session: session.id, since: user.seq, signal: again.signal })[Symbol.asyncIterator]();
+		const replayed: AnyEvent[] = [];
+		await readUntil(resumed, replayed, (e) => e.event === "agent.end");
+		again.abort();
+		await resumed.return?.();
+		const numbered = replayed.filter((e) => e.event !== "heartbeat");
+		assert.ok(!numbered.some((e) => e.event === "session.snapshot"), numbered.map((e) => e.event).join(" "));
+		assert.deepEqual(
+			numbered.map((e) => e.seq),
+			seen.filter((e) => e.event !== "heartbeat" && e.seq > user.seq).map((e) => e.seq),
+		);
+		assert.equal(numbered.at(-1)?.seq, end.seq);
+	});
+
 	test("the session list's stream: a rename arrives as sessions.changed", async () => {
 		const { session } = await pier.request("POST /api/pi/sessions", { body: { cwd: project } });
 		const controller = new AbortController();

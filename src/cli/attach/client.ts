@@ -1,183 +1,132 @@
 /**
- * The chamber's HTTP API and event stream as `pier attach` uses them: a few typed calls and one SSE follower.
- * Shapes come from the chamber's wire (src/chamber/wire.ts); this module is the one place to point at a
- * generated client later. No pi or chamber code is loaded here: the terminal is only a client of the daemon.
+ * The chamber's HTTP API and event stream as `pier attach` uses them: a thin layer over the published client
+ * (`pier/client`, src/client/index.ts), so the terminal speaks the same typed contract as the web app and any
+ * third-party client. Every call is a typed `request` of a route in the OpenAPI document; the stream is the
+ * client's `events()`, reopened here with `since` whenever it breaks. No pi or chamber code is loaded here: the
+ * terminal is only a client of the daemon.
  */
-import type {
-	ApiErrorBody,
-	DialogAnswer,
-	EventEnvelope,
-	EventName,
-	ModelView,
-	SessionSummary,
-	SessionView,
-	TreeNodeView,
-} from "../../chamber/wire.js";
+import {
+	type AnyEvent,
+	createClient,
+	type ModelView,
+	type PierClient,
+	PierApiError,
+	type SessionSummary,
+	type SessionView,
+} from "../../client/index.js";
+import type { DialogAnswer, TreeNodeView } from "../../chamber/wire.js";
+
+export { PierApiError };
 
 /** How requests prove who they are: a browser session (cookie + key) or a device token. */
 export type Credential = { kind: "browser"; cookie: string; key: string } | { kind: "bearer"; token: string };
 
-export class ChamberError extends Error {
-	constructor(
-		readonly status: number,
-		readonly code: string,
-		message: string,
-	) {
-		super(message);
-		this.name = "ChamberError";
-	}
+/** A `pier/client` signed in with `credential`: a device token as Bearer, a browser session as its cookie + key. */
+export function clientFor(base: string, credential: Credential): PierClient {
+	return credential.kind === "bearer"
+		? createClient({ baseUrl: base, token: credential.token })
+		: createClient({ baseUrl: base, headers: () => ({ cookie: credential.cookie, "x-pier-key": credential.key }) });
 }
 
 export class ChamberClient {
+	readonly api: PierClient;
+
 	constructor(
 		readonly base: string,
-		private credential: Credential,
-	) {}
-
-	headers(extra: Record<string, string> = {}): Record<string, string> {
-		const auth: Record<string, string> =
-			this.credential.kind === "bearer"
-				? { authorization: `Bearer ${this.credential.token}` }
-				: { cookie: this.credential.cookie, "x-pier-key": this.credential.key };
-		return { ...auth, ...extra };
-	}
-
-	async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-		const response = await fetch(new URL(path, this.base), {
-			method,
-			headers: this.headers(body === undefined ? {} : { "content-type": "application/json" }),
-			...(body === undefined ? {} : { body: JSON.stringify(body) }),
-		});
-		const text = await response.text();
-		let parsed: unknown;
-		try {
-			parsed = text ? JSON.parse(text) : undefined;
-		} catch {
-			parsed = undefined;
-		}
-		if (!response.ok) {
-			const error = (parsed as ApiErrorBody | undefined)?.error;
-			throw new ChamberError(
-				response.status,
-				error?.code ?? "http_error",
-				error?.message ?? `${method} ${path} answered ${response.status}`,
-			);
-		}
-		return parsed as T;
-	}
-
-	private session(id: string, rest = ""): string {
-		return `/api/pi/sessions/${encodeURIComponent(id)}${rest}`;
+		private readonly credential: Credential,
+	) {
+		this.api = clientFor(base, credential);
 	}
 
 	async sessions(): Promise<SessionSummary[]> {
-		return (await this.call<{ sessions: SessionSummary[] }>("GET", "/api/pi/sessions")).sessions;
+		return (await this.api.request("GET /api/pi/sessions")).sessions;
 	}
 	view(id: string): Promise<SessionView> {
-		return this.call("GET", this.session(id));
+		return this.api.request("GET /api/pi/sessions/:id", { params: { id } });
 	}
 	open(id: string): Promise<{ session: SessionSummary }> {
-		return this.call("POST", this.session(id, "/open"), {});
+		return this.api.request("POST /api/pi/sessions/:id/open", { params: { id } });
 	}
 	/** A prompt, or one of the chamber's commands (`/model x`, `/tree id`, …), or `!cmd`, as the page sends them. */
 	prompt(id: string, text: string): Promise<unknown> {
-		return this.call("POST", this.session(id, "/prompt"), { text });
+		return this.api.request("POST /api/pi/sessions/:id/prompt", { params: { id }, body: { text } });
 	}
 	steer(id: string, text: string): Promise<unknown> {
-		return this.call("POST", this.session(id, "/steer"), { text });
+		return this.api.request("POST /api/pi/sessions/:id/steer", { params: { id }, body: { text } });
 	}
 	followUp(id: string, text: string): Promise<unknown> {
-		return this.call("POST", this.session(id, "/follow-up"), { text });
+		return this.api.request("POST /api/pi/sessions/:id/follow-up", { params: { id }, body: { text } });
 	}
 	abort(id: string): Promise<unknown> {
-		return this.call("POST", this.session(id, "/abort"), {});
+		return this.api.request("POST /api/pi/sessions/:id/abort", { params: { id } });
 	}
 	answer(id: string, requestId: string, answer: DialogAnswer): Promise<unknown> {
-		return this.call("POST", this.session(id, `/dialogs/${encodeURIComponent(requestId)}`), answer);
+		return this.api.request("POST /api/pi/sessions/:id/dialogs/:requestId", {
+			params: { id, requestId },
+			body: answer,
+		});
 	}
 	async models(id: string): Promise<ModelView[]> {
-		return (await this.call<{ models: ModelView[] }>("GET", `/api/pi/models?session=${encodeURIComponent(id)}`)).models;
+		return (await this.api.request("GET /api/pi/models", { query: { session: id } })).models;
 	}
 	setModel(id: string, model: string): Promise<unknown> {
-		return this.call("PUT", this.session(id, "/model"), { model });
+		return this.api.request("PUT /api/pi/sessions/:id/model", { params: { id }, body: { model } });
 	}
 	async tree(id: string): Promise<TreeNodeView[]> {
-		return (await this.call<{ nodes: TreeNodeView[] }>("GET", this.session(id, "/tree"))).nodes;
+		return (await this.api.request("GET /api/pi/sessions/:id/tree", { params: { id } })).nodes;
 	}
 	navigate(id: string, entryId: string): Promise<unknown> {
-		return this.call("POST", this.session(id, "/tree"), { entryId });
+		return this.api.request("POST /api/pi/sessions/:id/tree", { params: { id }, body: { entryId } });
 	}
 	setEditor(id: string, text: string): Promise<unknown> {
-		return this.call("PUT", this.session(id, "/editor"), { text });
+		return this.api.request("PUT /api/pi/sessions/:id/editor", { params: { id }, body: { text } });
 	}
 	/** Ends a browser credential (the one `pier attach` signed in with); a device token stays. */
 	async signOut(): Promise<void> {
-		if (this.credential.kind === "browser") await this.call("POST", "/api/auth/logout", {});
+		if (this.credential.kind === "browser") await this.api.request("POST /api/auth/logout", { body: {} });
 	}
 
 	/** Follows a session's event stream until `signal` aborts; see `followEvents`. */
 	follow(id: string, handlers: StreamHandlers, signal: AbortSignal): Promise<void> {
-		return followEvents(this, `/api/pi/events?session=${encodeURIComponent(id)}`, handlers, signal);
+		return followEvents(this.api, id, handlers, signal);
 	}
 }
 
 export interface StreamHandlers {
-	event(envelope: EventEnvelope<EventName>): void;
+	event(envelope: AnyEvent): void;
 	/** The stream broke and is being opened again (with the last sequence, so nothing is lost). */
 	reconnecting?(reason: string): void;
 	/** The daemon refused the credential (revoked, signed out): the stream stops. */
-	refused(error: ChamberError): void;
+	refused(error: PierApiError): void;
 }
 
 /**
- * One SSE stream, reopened with `Last-Event-ID` whenever it breaks: the daemon replays what was missed, or sends
- * a fresh snapshot when the cursor is too old. A 401 or 403 ends it for good.
+ * One session's stream through `events()`, reopened with `since` (the daemon reads it as `Last-Event-ID`) whenever
+ * it breaks: the daemon replays what was missed, or sends a fresh snapshot when the cursor is too old. A 401 or
+ * 403 ends it for good.
  */
 export async function followEvents(
-	client: ChamberClient,
-	path: string,
+	api: PierClient,
+	session: string,
 	handlers: StreamHandlers,
 	signal: AbortSignal,
 ): Promise<void> {
-	let lastSeq: number | undefined;
+	let since: number | undefined;
 	while (!signal.aborted) {
 		try {
-			const response = await fetch(new URL(path, client.base), {
-				headers: client.headers({
-					accept: "text/event-stream",
-					...(lastSeq !== undefined ? { "last-event-id": String(lastSeq) } : {}),
-				}),
-				signal,
-			});
-			if (response.status === 401 || response.status === 403) {
-				const body = (await response.json().catch(() => undefined)) as ApiErrorBody | undefined;
-				handlers.refused(
-					new ChamberError(response.status, body?.error.code ?? "unauthorized", body?.error.message ?? "refused"),
-				);
-				return;
-			}
-			if (!response.ok || !response.body) throw new Error(`the event stream answered ${response.status}`);
-			const decoder = new TextDecoder();
-			let buffer = "";
-			for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-				buffer += decoder.decode(chunk, { stream: true });
-				for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-					const block = buffer.slice(0, end);
-					buffer = buffer.slice(end + 2);
-					const data = block
-						.split("\n")
-						.filter((line) => line.startsWith("data: "))
-						.map((line) => line.slice(6))
-						.join("\n");
-					if (!data) continue;
-					const envelope = JSON.parse(data) as EventEnvelope<EventName>;
-					if (envelope.event !== "heartbeat") lastSeq = envelope.seq;
-					handlers.event(envelope);
-				}
+			const stream = api.events({ session, signal, ...(since !== undefined ? { since } : {}) });
+			await stream.opened;
+			for await (const envelope of stream) {
+				if (envelope.event !== "heartbeat") since = envelope.seq;
+				handlers.event(envelope);
 			}
 			if (!signal.aborted) handlers.reconnecting?.("the stream ended");
 		} catch (error) {
 			if (signal.aborted) return;
+			if (error instanceof PierApiError && (error.status === 401 || error.status === 403)) {
+				handlers.refused(error);
+				return;
+			}
 			handlers.reconnecting?.((error as Error).message);
 		}
 		await new Promise<void>((done) => {

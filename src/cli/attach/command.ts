@@ -7,7 +7,7 @@ import { parseArgs } from "node:util";
 import { agentDir } from "../../agent/paths.js";
 import type { SessionSummary } from "../../chamber/wire.js";
 import { ArgsError } from "../args.js";
-import { ChamberClient, ChamberError, type Credential } from "./client.js";
+import { ChamberClient, PierApiError, type Credential } from "./client.js";
 import { localDaemonUrl, remoteCredential, signInLocally } from "./credential.js";
 
 export const ATTACH_HELP = `pier attach — a terminal on a session the chamber runs
@@ -128,7 +128,7 @@ export async function attachCommand(argv: readonly string[]): Promise<number> {
 		process.stdout.write(`Detached. The session keeps running in the chamber: ${link}\n`);
 		return 0;
 	} catch (error) {
-		if (error instanceof ChamberError) {
+		if (error instanceof PierApiError) {
 			process.stderr.write(`pier attach: ${error.message} (${error.code})\n`);
 			return 1;
 		}

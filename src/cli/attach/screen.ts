@@ -24,7 +24,7 @@ import type {
 	SessionView,
 	UiState,
 } from "../../chamber/wire.js";
-import { ChamberError, type ChamberClient } from "./client.js";
+import { PierApiError, type ChamberClient } from "./client.js";
 import { askDialog } from "./dialog-view.js";
 import { pickModel, pickTreeEntry } from "./pickers.js";
 import { sgr } from "./style.js";
@@ -296,7 +296,7 @@ export class AttachScreen {
 		if (answer) {
 			await this.client.answer(this.sessionId, request.requestId, answer).catch((error: unknown) => {
 				// Not pending any more: the chamber or the extension ended it first; its dismiss closes it here too.
-				if (!(error instanceof ChamberError && error.status === 404)) this.report(error);
+				if (!(error instanceof PierApiError && error.status === 404)) this.report(error);
 			});
 		}
 		const next = this.ui.dialogs[0];
@@ -366,11 +366,11 @@ export class AttachScreen {
 	}
 
 	private report(error: unknown): void {
-		if (error instanceof ChamberError && error.status === 401) {
+		if (error instanceof PierApiError && error.status === 401) {
 			this.finish({ reason: "refused", sessionId: this.sessionId, message: error.message });
 			return;
 		}
-		const message = error instanceof ChamberError ? `${error.message} (${error.code})` : (error as Error).message;
+		const message = error instanceof PierApiError ? `${error.message} (${error.code})` : (error as Error).message;
 		this.transcript.note(sgr.red(message));
 		this.tui.requestRender();
 	}
