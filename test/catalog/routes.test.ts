@@ -8,40 +8,19 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import type {
+	Inspection,
+	InstallAnswer,
+	InstalledView,
+	PackageDetails,
+	SearchAnswer,
+	UpdateAnswer,
+} from "../../src/extensions/catalog/wire.js";
 import { type ApiClient, type Serve, startServe } from "../helpers/chamber.js";
 import { type CatalogRegistry, startCatalogRegistry } from "../helpers/catalog-registry.js";
 import { mark, marks, npmEnv, type Registry } from "../helpers/npm-registry.js";
 import { runPier, tempDir } from "../helpers/pier-cli.js";
 import { apiFor, PASSWORD } from "../chamber-web/browser-helpers.js";
-
-interface Inspection {
-	identity: string;
-	extensions: Array<{
-		id: string;
-		kind: string;
-		runsAs: string;
-		capabilities: string[];
-		digest?: string;
-		grants: { grantable: boolean; held: string[] };
-	}>;
-	scripts: Array<{ name: string; scripts: string[] }>;
-	trust: { scope: string; trusted: boolean; summary: string };
-}
-interface Installed {
-	project: { cwd: string; trusted: boolean };
-	packages: Array<{
-		scope: string;
-		source: string;
-		identity: string;
-		version?: string;
-		latest?: string;
-		newer: boolean;
-		enabled: boolean;
-		enabledHere: boolean;
-		state: string;
-		extensions: Array<{ id: string; kind: string }>;
-	}>;
-}
 
 function qjsPackage(version: string, marker: string) {
 	return {
@@ -111,10 +90,7 @@ describe("the packages routes", () => {
 	});
 
 	test("search and details", async () => {
-		const found = await api.call<{ results: Array<{ name: string; weeklyDownloads?: number; installed: string[] }> }>(
-			"GET",
-			"/api/pi/packages/search?q=hooks",
-		);
+		const found = await api.call<SearchAnswer>("GET", "/api/pi/packages/search?q=hooks");
 		assert.equal(found.status, 200, JSON.stringify(found.body));
 		assert.deepEqual(found.body.results, [
 			{
@@ -129,7 +105,7 @@ describe("the packages routes", () => {
 				installed: [],
 			},
 		]);
-		const details = await api.call<{ readme: string; latest: string }>("GET", "/api/pi/packages/details?name=pi-hooks");
+		const details = await api.call<PackageDetails>("GET", "/api/pi/packages/details?name=pi-hooks");
 		assert.equal(details.status, 200);
 		assert.equal(details.body.readme, "# pi-hooks\n\nIt hooks.");
 		assert.equal((await api.call("GET", "/api/pi/packages/details?name=pi-nope")).status, 404);
@@ -197,32 +173,24 @@ describe("the packages routes", () => {
 		const digest = inspected.body.extensions[0]!.digest!;
 		// A digest of other code: the install happens, the grant does not.
 		const other = `sha256:${"0".repeat(64)}`;
-		const first = await api.call<{ grants: { granted: unknown[]; refused: Array<{ id: string; reason: string }> } }>(
-			"POST",
-			"/api/pi/packages/install",
-			{
-				source: "npm:pi-hooks",
-				scope: "user",
-				confirmed: true,
-				grants: [{ id: "qjs-hooks", digest: other, grants: ["run"] }],
-			},
-		);
+		const first = await api.call<InstallAnswer>("POST", "/api/pi/packages/install", {
+			source: "npm:pi-hooks",
+			scope: "user",
+			confirmed: true,
+			grants: [{ id: "qjs-hooks", digest: other, grants: ["run"] }],
+		});
 		assert.equal(first.status, 200, JSON.stringify(first.body));
 		assert.deepEqual(first.body.grants.granted, []);
 		assert.match(first.body.grants.refused[0]?.reason ?? "", /not the code inspected/);
 		assert.equal(settings().extensionHost?.grants, undefined);
 		assert.deepEqual(settings().packages, ["npm:pi-hooks"]);
 		assert.deepEqual(marks(marker), [], "installing ran a script");
-		const second = await api.call<{ grants: { granted: Array<{ id: string; dir: string; grants: string[] }> } }>(
-			"POST",
-			"/api/pi/packages/install",
-			{
-				source: "npm:pi-hooks",
-				scope: "user",
-				confirmed: true,
-				grants: [{ id: "qjs-hooks", digest, grants: ["run"] }],
-			},
-		);
+		const second = await api.call<InstallAnswer>("POST", "/api/pi/packages/install", {
+			source: "npm:pi-hooks",
+			scope: "user",
+			confirmed: true,
+			grants: [{ id: "qjs-hooks", digest, grants: ["run"] }],
+		});
 		assert.equal(second.status, 200, JSON.stringify(second.body));
 		assert.deepEqual(second.body.grants.granted[0]?.grants, ["run"]);
 		const granted = settings().extensionHost.grants["qjs-hooks"];
@@ -232,20 +200,20 @@ describe("the packages routes", () => {
 	});
 
 	test("the installed list says when the registry has a newer version; update moves to it", async () => {
-		let listed = await api.call<Installed>("GET", "/api/pi/packages");
+		let listed = await api.call<InstalledView>("GET", "/api/pi/packages");
 		let pkg = listed.body.packages.find((p) => p.source === "npm:pi-hooks");
 		assert.equal(pkg?.version, "1.0.0");
 		assert.equal(pkg?.newer, false);
 		assert.deepEqual(pkg?.extensions, [{ id: "qjs-hooks", kind: "quickjs", enabled: true }]);
 		const v2 = qjsPackage("1.1.0", marker);
 		registry.publish(v2.manifest, v2.files);
-		listed = await api.call<Installed>("GET", "/api/pi/packages");
+		listed = await api.call<InstalledView>("GET", "/api/pi/packages");
 		pkg = listed.body.packages.find((p) => p.source === "npm:pi-hooks");
 		assert.equal(pkg?.latest, "1.1.0");
 		assert.equal(pkg?.newer, true);
-		const updated = await api.call<{ output: string }>("POST", "/api/pi/packages/update", { source: "npm:pi-hooks" });
+		const updated = await api.call<UpdateAnswer>("POST", "/api/pi/packages/update", { source: "npm:pi-hooks" });
 		assert.equal(updated.status, 200, JSON.stringify(updated.body));
-		listed = await api.call<Installed>("GET", "/api/pi/packages");
+		listed = await api.call<InstalledView>("GET", "/api/pi/packages");
 		pkg = listed.body.packages.find((p) => p.source === "npm:pi-hooks");
 		assert.equal(pkg?.version, "1.1.0");
 		assert.equal(pkg?.newer, false);
@@ -268,7 +236,7 @@ describe("the packages routes", () => {
 				pierSavedFilters: { skills: ["a/**"] },
 			},
 		]);
-		const listed = await api.call<Installed>("GET", "/api/pi/packages");
+		const listed = await api.call<InstalledView>("GET", "/api/pi/packages");
 		const pkg = listed.body.packages.find((p) => p.source === "npm:pi-hooks");
 		assert.equal(pkg?.enabled, false);
 		assert.equal(pkg?.enabledHere, false);
@@ -296,7 +264,7 @@ describe("the packages routes", () => {
 		assert.deepEqual(projectSettings.packages, [
 			{ source: "npm:pi-hooks", extensions: [], skills: [], prompts: [], themes: [] },
 		]);
-		const listed = await api.call<Installed>("GET", "/api/pi/packages");
+		const listed = await api.call<InstalledView>("GET", "/api/pi/packages");
 		const rows = listed.body.packages.filter((p) => p.identity === "npm:pi-hooks");
 		assert.equal(rows.length, 1);
 		assert.equal(rows[0]?.scope, "user");

@@ -322,7 +322,7 @@ export const api = {
 	permissions: (cwd: string) => request<PermissionsView>("GET", `/api/pi/permissions?cwd=${enc(cwd || ".")}`),
 	changePermission: (method: "POST" | "DELETE", body: PermissionChangeBody) =>
 		request<PermissionsView>(method, "/api/pi/permissions", body),
-	// Issue 34, the package catalog (Packages.tsx; the types are web/src/packages-wire.ts).
+	// Issue 34, the package catalog (Packages.tsx; the types are src/extensions/catalog/wire.ts).
 	packages: <T>(cwd?: string) => request<T>("GET", `/api/pi/packages${cwd ? `?cwd=${enc(cwd)}` : ""}`),
 	packageSearch: <T>(q: string, cwd?: string) =>
 		request<T>("GET", `/api/pi/packages/search?q=${enc(q)}${cwd ? `&cwd=${enc(cwd)}` : ""}`),

@@ -85,3 +85,14 @@ export type {
 	TerminalEventPayloads,
 	TerminalView,
 } from "../../src/chamber/terminal/terminal-wire.js";
+// The package catalog (issue 34): what /api/pi/packages answers, shared with the daemon.
+export type {
+	InspectedExtension,
+	InstallAnswer,
+	InstalledPackage,
+	InstalledView,
+	Inspection,
+	PackageDetails,
+	PackageScope,
+	SearchAnswer,
+} from "../../src/extensions/catalog/wire.js";

@@ -3,6 +3,7 @@
  * package catalog): entries of operations.ts.
  */
 import { Type } from "typebox";
+import type * as Catalog from "../../extensions/catalog/wire.js";
 import type { AuditView, PermissionsView } from "../audit/wire.js";
 import { PermissionChange } from "../audit/wire.js";
 import { EnabledBody, InspectBody, InstallBody, RemoveBody, UpdateBody } from "../packages/wire.js";
@@ -13,7 +14,6 @@ import type { Operation } from "./operation.js";
 
 const Permissions = described<PermissionsView>("The permission rules by source (src/chamber/audit/wire.ts).");
 const CwdQuery = { cwd: Type.String({ description: "A project directory; the daemon's when absent." }) };
-const PackageAnswer = described<unknown>("What the package operation did (src/chamber/packages/routes.ts).");
 
 export const GOVERNANCE_OPERATIONS = {
 	"POST /api/pi/sessions/:id/share": {
@@ -53,34 +53,42 @@ export const GOVERNANCE_OPERATIONS = {
 	"GET /api/pi/packages": {
 		summary: "Installed packages, with newer versions named.",
 		query: CwdQuery,
-		response: PackageAnswer,
+		response: described<Catalog.InstalledView>("src/extensions/catalog/wire.ts InstalledView."),
 	},
 	"GET /api/pi/packages/search": {
 		summary: "Search the npm registry for pi packages.",
 		query: { q: Type.String(), size: Type.String(), from: Type.String(), ...CwdQuery },
-		response: PackageAnswer,
+		response: described<Catalog.SearchAnswer>("src/extensions/catalog/wire.ts SearchAnswer."),
 	},
 	"GET /api/pi/packages/details": {
 		summary: "A registry package's details and README.",
 		query: { name: Type.String(), ...CwdQuery },
 		requiredQuery: ["name"],
-		response: PackageAnswer,
+		response: described<Catalog.PackageDetails>("src/extensions/catalog/wire.ts PackageDetails."),
 	},
 	"POST /api/pi/packages/inspect": {
 		summary: "What installing a source would bring, before anything runs.",
 		body: InspectBody,
-		response: PackageAnswer,
+		response: described<Catalog.Inspection>("src/extensions/catalog/wire.ts Inspection."),
 	},
 	"POST /api/pi/packages/install": {
 		summary: "Install a package (confirmed).",
 		body: InstallBody,
-		response: PackageAnswer,
+		response: described<Catalog.InstallAnswer>("src/extensions/catalog/wire.ts InstallAnswer."),
 	},
-	"POST /api/pi/packages/update": { summary: "Update a package.", body: UpdateBody, response: PackageAnswer },
-	"POST /api/pi/packages/remove": { summary: "Remove a package.", body: RemoveBody, response: PackageAnswer },
+	"POST /api/pi/packages/update": {
+		summary: "Update a package.",
+		body: UpdateBody,
+		response: described<Catalog.UpdateAnswer>("src/extensions/catalog/wire.ts UpdateAnswer."),
+	},
+	"POST /api/pi/packages/remove": {
+		summary: "Remove a package.",
+		body: RemoveBody,
+		response: described<Catalog.RemoveAnswer>("src/extensions/catalog/wire.ts RemoveAnswer."),
+	},
 	"PUT /api/pi/packages/enabled": {
 		summary: "Switch a package on or off, for all projects or one.",
 		body: EnabledBody,
-		response: PackageAnswer,
+		response: described<Catalog.EnabledAnswer>("src/extensions/catalog/wire.ts EnabledAnswer."),
 	},
 } as const satisfies Record<string, Operation>;

@@ -20,6 +20,14 @@ import {
 	searchPackages,
 } from "../../extensions/catalog/registry.js";
 import { SwitchError, switchPackage } from "../../extensions/catalog/switch.js";
+import type {
+	EnabledAnswer,
+	InstallAnswer,
+	PackageDetails,
+	RemoveAnswer,
+	SearchAnswer,
+	UpdateAnswer,
+} from "../../extensions/catalog/wire.js";
 import { PackageSourceError, parseScopedSource } from "../../extensions/packages/sources.js";
 import { jsonError } from "../http-errors.js";
 import { jsonBody } from "../json-body.js";
@@ -74,7 +82,7 @@ export function packageRoutes(options: PackageRouteOptions): Hono {
 			return c.json({
 				...answer,
 				results: answer.results.map((r) => ({ ...r, installed: installed.get(`npm:${r.name}`) ?? [] })),
-			});
+			} satisfies SearchAnswer);
 		} catch (error) {
 			if (error instanceof RegistryError) return registryFailure(c, error);
 			throw error;
@@ -88,7 +96,10 @@ export function packageRoutes(options: PackageRouteOptions): Hono {
 		const cwd = cwdOf(c.req.query("cwd"));
 		try {
 			const details = await packageDetails(name, { cwd });
-			return c.json({ ...details, installed: configuredIdentities(cwd, options.agentDir()).get(`npm:${name}`) ?? [] });
+			return c.json({
+				...details,
+				installed: configuredIdentities(cwd, options.agentDir()).get(`npm:${name}`) ?? [],
+			} satisfies PackageDetails);
 		} catch (error) {
 			if (error instanceof RegistryError) return registryFailure(c, error);
 			throw error;
@@ -131,7 +142,7 @@ export function packageRoutes(options: PackageRouteOptions): Hono {
 			...(ran.stderr ? { notices: stderrMessage(ran.stderr) } : {}),
 			grants,
 			package: view.packages.find((p) => p.identity === identity && p.scope === b.scope),
-		});
+		} satisfies InstallAnswer);
 	});
 
 	app.post("/update", jsonBody(UpdateBody), async (c) => {
@@ -140,7 +151,10 @@ export function packageRoutes(options: PackageRouteOptions): Hono {
 		const ran = await runPier(["update", b.source, "--cwd", cwd], cwd);
 		if (ran.code !== 0)
 			return jsonError(c, ran.code === 2 ? 400 : 502, "update_failed", stderrMessage(ran.stderr) || ran.stdout);
-		return c.json({ output: ran.stdout, ...(ran.stderr ? { notices: stderrMessage(ran.stderr) } : {}) });
+		return c.json({
+			output: ran.stdout,
+			...(ran.stderr ? { notices: stderrMessage(ran.stderr) } : {}),
+		} satisfies UpdateAnswer);
 	});
 
 	app.post("/remove", jsonBody(RemoveBody), async (c) => {
@@ -149,7 +163,7 @@ export function packageRoutes(options: PackageRouteOptions): Hono {
 		const ran = await runPier(["remove", b.source, ...(b.scope === "project" ? ["-l"] : []), "--cwd", cwd], cwd);
 		if (ran.code !== 0)
 			return jsonError(c, ran.code === 2 ? 400 : 502, "remove_failed", stderrMessage(ran.stderr) || ran.stdout);
-		return c.json({ output: ran.stdout });
+		return c.json({ output: ran.stdout } satisfies RemoveAnswer);
 	});
 
 	app.put("/enabled", jsonBody(EnabledBody), async (c) => {
@@ -163,7 +177,7 @@ export function packageRoutes(options: PackageRouteOptions): Hono {
 				enabled: b.enabled,
 				...(b.project !== undefined ? { project: cwdOf(b.project) } : {}),
 			});
-			return c.json({ identity: b.identity, ...done });
+			return c.json({ identity: b.identity, ...done } satisfies EnabledAnswer);
 		} catch (error) {
 			if (error instanceof SwitchError)
 				return jsonError(c, error.code === "not_found" ? 404 : 409, error.code, error.message);

@@ -6,11 +6,12 @@
  */
 import { identityOf } from "../grants/identity.js";
 import { changeGrants } from "../grants/store.js";
-import { type Grant, isGrant } from "../grants/vocabulary.js";
+import { isGrant } from "../grants/vocabulary.js";
 import { isManifestRuntime } from "../manifest.js";
 import { resolvePackages } from "../packages/resolve.js";
 import { decideProjectTrust } from "../trust.js";
 import { settingsForTrust } from "../trust-settings.js";
+import type { GrantOutcome } from "./wire.js";
 
 export interface GrantChoice {
 	/** The extension's manifest id. */
@@ -18,11 +19,6 @@ export interface GrantChoice {
 	/** Its digest in the inspection the user confirmed. */
 	digest: string;
 	grants: string[];
-}
-
-export interface GrantOutcome {
-	granted: Array<{ id: string; dir: string; grants: Grant[] }>;
-	refused: Array<{ id: string; reason: string }>;
 }
 
 export async function grantInstalled(options: {

@@ -16,54 +16,16 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { packageDigest } from "../grants/identity.js";
 import { readGrants } from "../grants/store.js";
-import { GRANTS, type Grant, sortedGrants } from "../grants/vocabulary.js";
+import { GRANTS, sortedGrants } from "../grants/vocabulary.js";
 import { isManifestRuntime, loadManifest } from "../manifest.js";
 import { type ExtensionKind, packageExtensions } from "../packages/contents.js";
 import { stageAndSwap } from "../packages/git.js";
 import { packagesWithScripts } from "../packages/scripts.js";
 import { type PackageScope, PackageSourceError, parseScopedSource } from "../packages/sources.js";
 import { decideProjectTrust } from "../trust.js";
+import type { InspectedExtension, Inspection } from "./wire.js";
 
 const run = promisify(execFile);
-
-export interface InspectedExtension {
-	/** The manifest id, or a TypeScript/JavaScript extension's name. */
-	id: string;
-	kind: ExtensionKind;
-	/** Where in the package, `/`-separated. */
-	rel: string;
-	/** How it runs: `sandbox` (QuickJS), `process`/`native` (its own process, your powers), `pi` (in pi's process). */
-	runsAs: "sandbox" | "process" | "native" | "pi";
-	capabilities: string[];
-	uiCapabilities: string[];
-	/** Grants apply to sandboxed extensions only; `held`: what the user already gave this very code. */
-	grants: { grantable: boolean; known: Grant[]; held: Grant[] };
-	/** A manifest extension's code digest: what a grant chosen now is bound to. */
-	digest?: string;
-	/** A manifest that does not load: the extension would fail to start, with this reason. */
-	problem?: string;
-}
-
-export interface Inspection {
-	source: string;
-	identity: string;
-	kind: "npm" | "git" | "local";
-	scope: PackageScope;
-	name?: string;
-	version?: string;
-	description?: string;
-	extensions: InspectedExtension[];
-	/** Packages of the tree with install scripts: pier skips them unless allowed by name. */
-	scripts: Array<{ name: string; scripts: string[] }>;
-	trust: {
-		scope: PackageScope;
-		/** The project a project install is for. */
-		cwd?: string;
-		trusted: boolean;
-		/** The one sentence that says what the decision means for this install. */
-		summary: string;
-	};
-}
 
 export class InspectError extends Error {
 	override name = "InspectError";

@@ -7,40 +7,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { disablesEverything } from "../packages/filter.js";
-import { type ResolvedPackage, resolvePackages } from "../packages/resolve.js";
+import { resolvePackages } from "../packages/resolve.js";
 import { type PackageScope, parseSource } from "../packages/sources.js";
 import { decideProjectTrust } from "../trust.js";
 import { settingsForTrust } from "../trust-settings.js";
 import { compareVersions, latestVersion, type RegistryOptions } from "./registry.js";
 import { identityOfEntry } from "./switch.js";
-
-export interface InstalledPackage {
-	scope: PackageScope;
-	source: string;
-	identity?: string;
-	kind?: string;
-	state: ResolvedPackage["state"];
-	reason?: string;
-	path?: string;
-	pinned?: string;
-	revision?: string;
-	/** The package.json version of what is installed. */
-	version?: string;
-	/** npm only: the registry's latest tag, when it could be asked. */
-	latest?: string;
-	newer: boolean;
-	/** Switched on in its own entry (for every project, for a user package). */
-	enabled: boolean;
-	/** Switched on in the project looked from (a project entry may switch a user package off there). */
-	enabledHere: boolean;
-	extensions: Array<{ id: string; kind: string; enabled: boolean }>;
-}
-
-export interface InstalledView {
-	/** The project looked from and whether it is trusted (an untrusted one's packages are listed, not loaded). */
-	project: { cwd: string; trusted: boolean };
-	packages: InstalledPackage[];
-}
+import type { InstalledPackage, InstalledView } from "./wire.js";
 
 function versionAt(root: string | undefined): string | undefined {
 	if (!root) return undefined;

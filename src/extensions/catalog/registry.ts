@@ -12,6 +12,7 @@
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import type { RegistryDetails, RegistryPackage, RegistrySearch } from "./wire.js";
 
 const run = promisify(execFile);
 
@@ -39,44 +40,6 @@ export class RegistryError extends Error {
 		super(message);
 		this.name = "RegistryError";
 	}
-}
-
-export interface SearchResult {
-	name: string;
-	description: string;
-	version: string;
-	/** ISO date of the version's publication, when the registry says. */
-	date?: string;
-	keywords: string[];
-	publisher?: string;
-	links: { npm?: string; homepage?: string; repository?: string };
-	/** Weekly downloads; undefined when unknown (another registry, or the downloads service unreachable). */
-	weeklyDownloads?: number;
-}
-
-export interface SearchAnswer {
-	registry: string;
-	total: number;
-	results: SearchResult[];
-	/** Why the downloads are unknown, when they are. */
-	downloadsNote?: string;
-}
-
-export interface PackageDetails {
-	registry: string;
-	name: string;
-	description: string;
-	latest?: string;
-	distTags: Record<string, string>;
-	/** Newest first. */
-	versions: Array<{ version: string; date?: string; deprecated?: string }>;
-	readme: string;
-	readmeTruncated: boolean;
-	license?: string;
-	homepage?: string;
-	repository?: string;
-	keywords: string[];
-	weeklyDownloads?: number;
 }
 
 export interface RegistryOptions {
@@ -260,7 +223,7 @@ export async function weeklyDownloads(
 export async function searchPackages(
 	words: string,
 	options: RegistryOptions & { size?: number; from?: number } = {},
-): Promise<SearchAnswer> {
+): Promise<RegistrySearch> {
 	const registry = await registryUrl(options);
 	const size = Math.min(Math.max(1, options.size ?? 20), MAX_SEARCH_SIZE);
 	const from = Math.max(0, options.from ?? 0);
@@ -281,7 +244,7 @@ export async function searchPackages(
 	}
 	if (!Array.isArray(body?.objects))
 		throw new RegistryError(`the npm registry at ${registry} answered the search without "objects"`, "failed");
-	const results: SearchResult[] = [];
+	const results: RegistryPackage[] = [];
 	const known = new Map<string, number>();
 	for (const object of body.objects as Array<Record<string, unknown>>) {
 		const p = (object?.package ?? {}) as Record<string, unknown>;
@@ -324,7 +287,7 @@ export async function searchPackages(
 }
 
 /** A package's packument, as the catalog shows it: versions, tags and the README. */
-export async function packageDetails(name: string, options: RegistryOptions = {}): Promise<PackageDetails> {
+export async function packageDetails(name: string, options: RegistryOptions = {}): Promise<RegistryDetails> {
 	const problem = packageNameProblem(name);
 	if (problem) throw new RegistryError(`package name ${JSON.stringify(name)} ${problem}`, "not_found");
 	const registry = await registryUrl(options);

@@ -14,6 +14,7 @@ import { disablesEverything } from "../packages/filter.js";
 import { localPath, type PackageScope, parseScopedSource, scopeBaseDir } from "../packages/sources.js";
 import { decideProjectTrust } from "../trust.js";
 import { TrustStore } from "../trust-store.js";
+import type { SwitchOutcome } from "./wire.js";
 
 const TYPES = ["extensions", "skills", "prompts", "themes"] as const;
 const SAVED = "pierSavedFilters";
@@ -127,16 +128,6 @@ export async function switchPackage(options: {
 	if (!known) throw new SwitchError(`no configured package is ${identity} (see pier list)`, "not_found");
 	const trustRecorded = options.project !== undefined && requireTrusted(cwd, agentDir).recorded;
 	return { ...(await write(settings, options, cwd)), ...(trustRecorded ? { trustRecorded } : {}) };
-}
-
-export interface SwitchOutcome {
-	/** The package's own scope. */
-	scope: PackageScope;
-	/** The settings file written. */
-	file: "user" | "project";
-	enabled: boolean;
-	/** The project had nothing to trust and is trusted from now on (requireTrusted). */
-	trustRecorded?: true;
 }
 
 async function write(

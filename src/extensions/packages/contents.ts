@@ -9,7 +9,9 @@ import { DefaultPackageManager, SettingsManager } from "@earendil-works/pi-codin
 import { MANIFEST_FILE } from "../manifest.js";
 import { type FilterCandidate, isSelected } from "./filter.js";
 
-export type ExtensionKind = "typescript" | "javascript" | "process" | "quickjs" | "native";
+import type { ExtensionKind } from "./vocabulary.js";
+
+export type { ExtensionKind } from "./vocabulary.js";
 
 export interface PackageExtension {
 	kind: ExtensionKind;

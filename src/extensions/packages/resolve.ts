@@ -18,10 +18,11 @@ import { checkoutScripts, installNpmSource, skippedNotice } from "./npm.js";
 import { type ScriptRecord, scriptRecord } from "./script-policy.js";
 import { packagesWithScripts } from "./scripts.js";
 import { type PackageScope, type ParsedSource, parseScopedSource, scopeBaseDir } from "./sources.js";
+import type { PackageState } from "./vocabulary.js";
 import { loadRefusal, readExtensionPolicy, type Standing, standingOf } from "../policy/policy.js";
 import { packageSubject } from "../policy/subjects.js";
 
-export type PackageState = "installed" | "missing" | "out-of-date" | "failed" | "overridden" | "untrusted" | "blocked";
+export type { PackageState } from "./vocabulary.js";
 
 export interface ResolvedPackage {
 	scope: PackageScope;

@@ -13,7 +13,9 @@ import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export type PackageScope = "user" | "project";
+import type { PackageScope } from "./vocabulary.js";
+
+export type { PackageScope } from "./vocabulary.js";
 
 export type ParsedSource =
 	| { kind: "npm"; source: string; identity: string; name: string; version?: string; pinned: boolean }

@@ -6,7 +6,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { api, describeError } from "../api.js";
-import type { InspectedExtension, InstallAnswer, Inspection, Scope } from "../packages-wire.js";
+import type { InspectedExtension, InstallAnswer, Inspection, PackageScope } from "../types.js";
 import { useConfirm } from "./Confirm.js";
 
 const RUNS: Record<InspectedExtension["runsAs"], string> = {
@@ -28,7 +28,7 @@ export function PackageInstall({
 	onCancel: () => void;
 }) {
 	const confirm = useConfirm();
-	const [scope, setScope] = useState<Scope>("user");
+	const [scope, setScope] = useState<PackageScope>("user");
 	const [inspection, setInspection] = useState<Inspection | undefined>();
 	const [chosen, setChosen] = useState<Record<string, string[]>>({});
 	const [busy, setBusy] = useState<"inspecting" | "installing" | undefined>("inspecting");

@@ -6,7 +6,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { api, describeError } from "../api.js";
-import type { InstalledPackage, InstalledView } from "../packages-wire.js";
+import type { InstalledPackage, InstalledView } from "../types.js";
 import { useConfirm } from "./Confirm.js";
 import { PackageInstall } from "./PackageInstall.js";
 import { PackagesFind } from "./PackagesFind.js";

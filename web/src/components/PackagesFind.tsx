@@ -5,7 +5,7 @@
  */
 import { useState } from "preact/hooks";
 import { api, describeError } from "../api.js";
-import type { PackageDetails, SearchAnswer } from "../packages-wire.js";
+import type { PackageDetails, SearchAnswer } from "../types.js";
 import { Markdown } from "./Markdown.js";
 
 const count = new Intl.NumberFormat("en-US");
