@@ -16,6 +16,7 @@ export interface PiRoots {
 	codingAgent: string;
 	ai: string;
 	tui: string;
+	agentCore: string;
 }
 
 export interface Seam {
@@ -60,6 +61,7 @@ export function installedPiRoots(): PiRoots {
 		codingAgent: packageRoot("@earendil-works/pi-coding-agent"),
 		ai: packageRoot("@earendil-works/pi-ai"),
 		tui: packageRoot("@earendil-works/pi-tui"),
+		agentCore: packageRoot("@earendil-works/pi-agent-core"),
 	};
 	return installed;
 }

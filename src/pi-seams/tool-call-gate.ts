@@ -6,8 +6,6 @@
  * pier wraps the session's private `_beforeToolCall`: after every handler, with the arguments the tool will
  * really get.
  */
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
 import type { AgentSession } from "@earendil-works/pi-coding-agent";
 import { Findings, loadForCheck, type Seam } from "./seam.js";
 
@@ -74,15 +72,12 @@ export const seam: Seam = {
 		);
 		findings.calls(roots.codingAgent, session, "beforeToolCall: (context) => this._beforeToolCall(context, parentId)");
 		findings.calls(roots.codingAgent, session, "input: args,");
-		const core = agentCoreRoot(roots.codingAgent);
-		findings.calls(core, "dist/agent-loop.js", "args: validatedArgs,");
-		findings.calls(core, "dist/agent-loop.js", "prepared.tool.execute(prepared.toolCall.id, prepared.args, signal");
+		findings.calls(roots.agentCore, "dist/agent-loop.js", "args: validatedArgs,");
+		findings.calls(
+			roots.agentCore,
+			"dist/agent-loop.js",
+			"prepared.tool.execute(prepared.toolCall.id, prepared.args, signal",
+		);
 		findings.done();
 	},
 };
-
-/** pi-agent-core's directory, beside pi-coding-agent's (hoisted) or under it. */
-function agentCoreRoot(codingAgent: string): string {
-	const nested = join(codingAgent, "node_modules", "@earendil-works", "pi-agent-core");
-	return existsSync(nested) ? nested : join(dirname(codingAgent), "pi-agent-core");
-}
