@@ -195,6 +195,8 @@ describe("ctx.ui.custom in the chamber", { timeout: 240_000 }, () => {
 		await send(page, `questionnaire ${JSON.stringify({ questions })}`);
 		await page.getByTestId("custom").waitFor();
 		await screenShows(page, (t) => t.includes("Which database?"), "the first question");
+		// Drawn means focused: a key typed the moment the question shows is the component's.
+		assert.equal(await page.evaluate("document.activeElement?.dataset?.testid"), "custom-screen");
 		await keys(page, "ArrowDown", "Enter");
 		await screenShows(page, (t) => t.includes("What is the project called?"), "the second question");
 		await keys(page, "ArrowDown", "Enter");

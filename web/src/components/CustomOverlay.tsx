@@ -5,7 +5,7 @@
  * Enter, Tab and Escape, and a text field for typing. Cancel closes it for every device: the extension's call
  * resolves with `undefined`.
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { api, describeError } from "../api.js";
 import { trapTab } from "../dialog-keys.js";
 import { type KeyLike, SCREEN_KEYS, terminalInput } from "../terminal-keys.js";
@@ -74,8 +74,13 @@ function CustomPanel({ sessionId, custom }: { sessionId: string; custom: CustomV
 		if (data !== undefined) send({ data });
 	};
 
-	useEffect(() => {
+	// The keyboard moves to the screen in the same frame that first draws it: keys typed the moment the component
+	// shows go to it, not to the composer (an effect runs after the paint, and a busy page paints first).
+	useLayoutEffect(() => {
 		screen.current?.focus();
+	}, []);
+
+	useEffect(() => {
 		const el = screen.current;
 		if (!el) return;
 		const report = () => {
