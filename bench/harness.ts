@@ -34,25 +34,6 @@ export interface FigureSpec {
 	warmup?: number;
 }
 
-/** One block of a figure and one of its baseline, measured together (see `InterleavedSpec`). */
-export type PairBlock = () => Promise<{ a: readonly number[]; b: readonly number[] }>;
-
-/**
- * A figure whose blocks interleave it with its baseline call by call (`timeInterleaved`), for figures of a few
- * µs to a few hundred µs: there a block-long change in the machine (a core leaving a deep idle state, a CPU's
- * clock, another process waking) moves one side's block and not the other's, and the pair ratio measures the
- * machine; interleaved, both sides' samples come from the same moments. Each block is one pair.
- */
-export interface InterleavedSpec {
-	id: string;
-	title: string;
-	unit: Unit;
-	baseline: { title: string; id?: string };
-	pair: PairBlock;
-	/** Untimed blocks before the pairs. Default 1. */
-	warmup?: number;
-}
-
 /** The issue's floor: fewer pairs say little about a median ratio. */
 export const MIN_PAIRS = 7;
 
@@ -94,10 +75,9 @@ export async function runAlternated(
 	return out;
 }
 
-/** Measures one figure: warm-up blocks, then `pairs` pairs, A B A B … (or interleaved blocks); its result. */
-export async function compare(spec: FigureSpec | InterleavedSpec, pairs: number): Promise<Result> {
+/** Measures one figure: warm-up blocks, then `pairs` pairs, A B A B …; its result. */
+export async function compare(spec: FigureSpec, pairs: number): Promise<Result> {
 	if (pairs < MIN_PAIRS) throw new Error(`${spec.id}: ${pairs} pairs; at least ${MIN_PAIRS} are needed`);
-	if ("pair" in spec) return compareInterleaved(spec, pairs);
 	for (let i = 0; i < (spec.warmup ?? 1); i++) {
 		await spec.run();
 		await spec.baseline?.run();
@@ -106,26 +86,11 @@ export async function compare(spec: FigureSpec | InterleavedSpec, pairs: number)
 	return resultOf(spec, blocks.a, spec.baseline ? blocks.b : undefined);
 }
 
-async function compareInterleaved(spec: InterleavedSpec, pairs: number): Promise<Result> {
-	for (let i = 0; i < (spec.warmup ?? 1); i++) await spec.pair();
-	const a: number[][] = [];
-	const b: number[][] = [];
-	for (let i = 0; i < pairs; i++) {
-		const block = await spec.pair();
-		a.push([...block.a]);
-		b.push([...block.b]);
-	}
-	return resultOf(spec, a, b);
-}
-
 /**
  * Runs the suite's selected figures in order, one after the other (each alternates with its baseline); a
  * figure is skipped unless its id or its baseline's is selected.
  */
-export async function compareAll(
-	ctx: BenchContext,
-	specs: readonly (FigureSpec | InterleavedSpec)[],
-): Promise<Result[]> {
+export async function compareAll(ctx: BenchContext, specs: readonly FigureSpec[]): Promise<Result[]> {
 	const results: Result[] = [];
 	for (const spec of specs) {
 		const base = spec.baseline?.id;
@@ -149,25 +114,6 @@ export async function timeEach(fn: () => unknown, count: number, unit: Unit = "�
 		samples.push(Number(process.hrtime.bigint() - start) / per);
 	}
 	return samples;
-}
-
-/**
- * `count` calls of `a` and `count` of `b`, interleaved A B, B A, A B … (the order flips each turn, so neither
- * side always runs just after the other), each call timed: each side's samples in `unit`.
- */
-export async function timeInterleaved(
-	a: () => unknown,
-	b: () => unknown,
-	count: number,
-	unit: Unit = "µs",
-): Promise<{ a: number[]; b: number[] }> {
-	const out = { a: [] as number[], b: [] as number[] };
-	for (let i = 0; i < count; i++) {
-		const [first, second] = i % 2 === 0 ? (["a", "b"] as const) : (["b", "a"] as const);
-		out[first].push(await timeOnce(first === "a" ? a : b, unit));
-		out[second].push(await timeOnce(second === "a" ? a : b, unit));
-	}
-	return out;
 }
 
 /** One timed call of `fn`, in `unit`. */

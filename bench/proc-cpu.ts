@@ -58,34 +58,6 @@ export async function cpuPerCall(call: () => Promise<unknown>, count: number, ch
 	return (cpuMicros(process.pid) + cpuMicros(childPid) - before) / count;
 }
 
-/** Calls to one side of a wire, and the pid of the process that answers them. */
-export interface CallSide {
-	call: () => Promise<unknown>;
-	pid: number;
-}
-
-/**
- * `count` calls to each side in runs of `run` calls, the sides taking turns (A B, B A, …): the CPU µs per call
- * of each run, this process plus that side's child. Runs rather than single calls, because one reading of
- * /proc costs about as much as a call.
- */
-export async function cpuInterleaved(
-	a: CallSide,
-	b: CallSide,
-	count: number,
-	run = 50,
-): Promise<{ a: number[]; b: number[] }> {
-	const out = { a: [] as number[], b: [] as number[] };
-	for (let turn = 0; turn < count / run; turn++) {
-		const order = turn % 2 === 0 ? (["a", "b"] as const) : (["b", "a"] as const);
-		for (const key of order) {
-			const side = key === "a" ? a : b;
-			out[key].push(await cpuPerCall(side.call, run, side.pid));
-		}
-	}
-	return out;
-}
-
 /** ns on a CPU of `root` and of each process under it, by pid. */
 export function treeNs(root: number): Map<number, number> {
 	const table = parents();

@@ -8,10 +8,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ExtensionHost } from "../src/extensions/host/host.js";
 import type { ProcessChannel } from "../src/extensions/runtimes/process/channel.js";
-import { cpuInterleaved } from "./proc-cpu.js";
+import { cpuPerCall } from "./proc-cpu.js";
 import type { Result } from "./figures.js";
 import { echoHost } from "./fixture-copies.js";
-import { type BenchContext, compareAll, ratePerSecond, timeEach, timeInterleaved, timeOnce } from "./harness.js";
+import { type BenchContext, compareAll, ratePerSecond, timeEach, timeOnce } from "./harness.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const JSONL_ECHO = join(ROOT, "bench", "fixtures", "jsonl-echo.mjs");
@@ -24,7 +24,7 @@ export const PIPELINED = 20_000;
  * A pipe to bench/fixtures/jsonl-echo.mjs: each call encodes a request frame like the host's tool call, the child
  * parses it and encodes a response, and the answer is parsed and matched to its call by id, all event-driven.
  */
-function jsonlPipe() {
+export function jsonlPipe() {
 	const child = spawn(process.execPath, [JSONL_ECHO], { stdio: ["pipe", "pipe", "inherit"] });
 	const waiting = new Map<string, (value: unknown) => void>();
 	let pending = "";
@@ -50,6 +50,8 @@ function jsonlPipe() {
 	return {
 		roundTrip,
 		pid: child.pid!,
+		/** A block of sequential round trips, µs each. */
+		block: () => timeEach(roundTrip, ROUND_TRIPS, "µs"),
 		close: () => child.kill(),
 	};
 }
@@ -86,17 +88,21 @@ export async function benchProcess(ctx: BenchContext): Promise<Result[]> {
 		return await compareAll(ctx, [
 			{
 				id: "process.roundtrip",
-				title: "tool round trip, process extension (interleaved with its baseline)",
+				title: "tool round trip, process extension",
 				unit: "µs",
-				pair: () => timeInterleaved(call, pipe.roundTrip, ROUND_TRIPS, "µs"),
-				baseline: { id: "pipe.jsonl-echo", title: "JSONL echo child round trip" },
+				run: () => timeEach(call, ROUND_TRIPS, "µs"),
+				baseline: { id: "pipe.jsonl-echo", title: "JSONL echo child round trip", run: pipe.block },
 			},
 			{
 				id: "process.cpu-per-call",
-				title: "CPU per tool round trip, host + process extension (interleaved runs of 50)",
+				title: "CPU per tool round trip, host + process extension",
 				unit: "µs",
-				pair: () => cpuInterleaved({ call, pid: childPid }, { call: pipe.roundTrip, pid: pipe.pid }, ROUND_TRIPS),
-				baseline: { id: "pipe.jsonl-echo.cpu", title: "CPU per round trip, host + JSONL echo child" },
+				run: () => cpuPerCall(call, ROUND_TRIPS, childPid),
+				baseline: {
+					id: "pipe.jsonl-echo.cpu",
+					title: "CPU per round trip, host + JSONL echo child",
+					run: () => cpuPerCall(pipe.roundTrip, ROUND_TRIPS, pipe.pid),
+				},
 			},
 			{
 				id: "process.throughput",

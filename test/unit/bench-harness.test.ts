@@ -23,7 +23,6 @@ import {
 	printRows,
 	runAlternated,
 	setLegacyOutput,
-	timeInterleaved,
 } from "../../bench/harness.js";
 
 const ctx = (only?: string): BenchContext => ({ pairs: MIN_PAIRS, wants: selector(only), log: () => {} });
@@ -74,40 +73,6 @@ describe("bench harness", () => {
 		assert.equal(result.pairs, MIN_PAIRS);
 		assert.equal(result.ratio, 2);
 		await assert.rejects(compare(spec, MIN_PAIRS - 1), /x\.y: 6 pairs; at least 7 are needed/);
-	});
-
-	test("timeInterleaved calls each side count times, flipping which goes first each turn", async () => {
-		const calls: string[] = [];
-		const out = await timeInterleaved(
-			() => calls.push("a"),
-			async () => calls.push("b"),
-			3,
-		);
-		assert.deepEqual(calls, ["a", "b", "b", "a", "a", "b"]);
-		assert.equal(out.a.length, 3);
-		assert.equal(out.b.length, 3);
-		assert.ok([...out.a, ...out.b].every((us) => us >= 0));
-	});
-
-	test("an interleaved figure warms up with one block, then each of its blocks is one pair", async () => {
-		let blocks = 0;
-		const spec = {
-			id: "x.z",
-			title: "x",
-			unit: "µs" as const,
-			baseline: { title: "b", id: "x.base" },
-			pair: async () => {
-				blocks++;
-				return { a: [blocks * 3], b: [blocks] };
-			},
-		};
-		const result = await compare(spec, MIN_PAIRS);
-		assert.equal(blocks, MIN_PAIRS + 1);
-		assert.equal(result.pairs, MIN_PAIRS);
-		assert.equal(result.ratio, 3);
-		assert.equal(result.figure.samples, MIN_PAIRS);
-		assert.equal(result.baseline?.id, "x.base");
-		await assert.rejects(compare(spec, MIN_PAIRS - 1), /x\.z: 6 pairs; at least 7 are needed/);
 	});
 
 	test("the ratio is the median of the pair ratios, not the ratio of the medians", () => {
