@@ -11,7 +11,7 @@ import type { ProcessChannel } from "../src/extensions/runtimes/process/channel.
 import { cpuPerCall } from "./proc-cpu.js";
 import type { Result } from "./figures.js";
 import { echoHost } from "./fixture-copies.js";
-import { type BenchContext, compareAll, ratePerSecond, timeEach, timeOnce } from "./harness.js";
+import { type BenchContext, compareAll, type FigureSpec, ratePerSecond, timeEach, timeOnce } from "./harness.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const JSONL_ECHO = join(ROOT, "bench", "fixtures", "jsonl-echo.mjs");
@@ -56,6 +56,31 @@ export function jsonlPipe() {
 	};
 }
 
+const ONE_CPU = fileURLToPath(new URL("./process-one-cpu.js", import.meta.url));
+
+/** `process.roundtrip.one-cpu` and `process.cpu-per-call.one-cpu` with their baselines (process-one-cpu.ts). */
+async function oneCpuFigures(ctx: BenchContext): Promise<Result[]> {
+	const ids = ["process.roundtrip.one-cpu", "pipe.jsonl-echo.one-cpu", "process.cpu-per-call.one-cpu"];
+	if (!ids.some((id) => ctx.wants(id))) return [];
+	ctx.log("  process.*.one-cpu (under taskset -c 0)");
+	const child = spawn("taskset", ["-c", "0", process.execPath, ONE_CPU, String(ctx.pairs)], {
+		stdio: ["ignore", "pipe", "inherit"],
+	});
+	let out = "";
+	child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+		out += chunk;
+	});
+	const [code, error] = await new Promise<[number | null, Error | undefined]>((resolve) => {
+		child.once("error", (err) => resolve([null, err]));
+		child.once("close", (status) => resolve([status, undefined]));
+	});
+	if (error || code !== 0) {
+		const why = error ? error.message : `exit ${code}`;
+		throw new Error(`the one-CPU figures need util-linux's taskset (taskset -c 0 node ${ONE_CPU}: ${why})`);
+	}
+	return JSON.parse(out) as Result[];
+}
+
 /** Load `count` extensions and shut them down; the load's time in ms. */
 async function loadOnce(count: number): Promise<number> {
 	let host: ExtensionHost | undefined;
@@ -74,36 +99,60 @@ const bareSpawn = () =>
 			}),
 	);
 
-export async function benchProcess(ctx: BenchContext): Promise<Result[]> {
+/** The bench-echo process extension beside the JSONL echo child, and its tool call. */
+export async function echoWire() {
 	const pipe = jsonlPipe();
 	const host = await echoHost("process", 1);
-	const pair = await echoHost("process", 2);
 	const args = { text: "hi" };
-	const call = () => host.invokeTool("echo", "c", args);
-	const childPid = (host.instances[0]!.channel as ProcessChannel).pid!;
+	return {
+		pipe,
+		host,
+		call: () => host.invokeTool("echo", "c", args),
+		childPid: (host.instances[0]!.channel as ProcessChannel).pid!,
+		close: async () => {
+			pipe.close();
+			await host.shutdown("bench");
+		},
+	};
+}
+
+/** The round trip and its CPU per call beside the echo's, with `suffix` on every id. */
+export function roundTripFigures(wire: Awaited<ReturnType<typeof echoWire>>, suffix = "", how = ""): FigureSpec[] {
+	const { pipe, call, childPid } = wire;
+	return [
+		{
+			id: `process.roundtrip${suffix}`,
+			title: `tool round trip, process extension${how}`,
+			unit: "µs",
+			run: () => timeEach(call, ROUND_TRIPS, "µs"),
+			baseline: { id: `pipe.jsonl-echo${suffix}`, title: `JSONL echo child round trip${how}`, run: pipe.block },
+		},
+		{
+			id: `process.cpu-per-call${suffix}`,
+			title: `CPU per tool round trip, host + process extension${how}`,
+			unit: "µs",
+			run: () => cpuPerCall(call, ROUND_TRIPS, childPid),
+			baseline: {
+				id: `pipe.jsonl-echo.cpu${suffix}`,
+				title: `CPU per round trip, host + JSONL echo child${how}`,
+				run: () => cpuPerCall(pipe.roundTrip, ROUND_TRIPS, pipe.pid),
+			},
+		},
+	];
+}
+
+export async function benchProcess(ctx: BenchContext): Promise<Result[]> {
+	const wire = await echoWire();
+	const pair = await echoHost("process", 2);
+	const { pipe, call } = wire;
+	const args = { text: "hi" };
 	// Calls that alternate between two extensions, as a hook fanned out to several does.
 	let turn = 0;
 	const alternate = () => pair.invokeTool(turn++ % 2 === 0 ? "echo" : "echo_1", "c", args);
 	try {
-		return await compareAll(ctx, [
-			{
-				id: "process.roundtrip",
-				title: "tool round trip, process extension",
-				unit: "µs",
-				run: () => timeEach(call, ROUND_TRIPS, "µs"),
-				baseline: { id: "pipe.jsonl-echo", title: "JSONL echo child round trip", run: pipe.block },
-			},
-			{
-				id: "process.cpu-per-call",
-				title: "CPU per tool round trip, host + process extension",
-				unit: "µs",
-				run: () => cpuPerCall(call, ROUND_TRIPS, childPid),
-				baseline: {
-					id: "pipe.jsonl-echo.cpu",
-					title: "CPU per round trip, host + JSONL echo child",
-					run: () => cpuPerCall(pipe.roundTrip, ROUND_TRIPS, pipe.pid),
-				},
-			},
+		const pinned = await oneCpuFigures(ctx);
+		const figures = await compareAll(ctx, [
+			...roundTripFigures(wire),
 			{
 				id: "process.throughput",
 				title: `pipelined tool calls, process extension (${PIPELINED.toLocaleString("en")} per block)`,
@@ -133,8 +182,8 @@ export async function benchProcess(ctx: BenchContext): Promise<Result[]> {
 				baseline: { title: "spawn node -e 0", run: bareSpawn },
 			},
 		]);
+		return [...figures, ...pinned];
 	} finally {
-		pipe.close();
-		await Promise.all([host.shutdown("bench"), pair.shutdown("bench")]);
+		await Promise.all([wire.close(), pair.shutdown("bench")]);
 	}
 }
