@@ -32,7 +32,7 @@ export async function nativePackage(root: string, crate: string, manifestDir: st
 const specOf = (dir: string): ExtensionSpec =>
 	launchSpec(loadManifest(dir), { cwd: ROOT, projectTrusted: true, deadlineMs: 30_000 });
 
-async function loaded(dirs: string[]): Promise<ExtensionHost> {
+export async function loaded(dirs: string[]): Promise<ExtensionHost> {
 	const host = new ExtensionHost({ mode: "print", maxParallelLoads: dirs.length });
 	const report = await host.load(dirs.map(specOf));
 	if (report.failures.length > 0) throw new Error(report.failures[0]!.message);

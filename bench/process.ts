@@ -56,31 +56,6 @@ export function jsonlPipe() {
 	};
 }
 
-const ONE_CPU = fileURLToPath(new URL("./process-one-cpu.js", import.meta.url));
-
-/** `process.roundtrip.one-cpu` and `process.cpu-per-call.one-cpu` with their baselines (process-one-cpu.ts). */
-async function oneCpuFigures(ctx: BenchContext): Promise<Result[]> {
-	const ids = ["process.roundtrip.one-cpu", "pipe.jsonl-echo.one-cpu", "process.cpu-per-call.one-cpu"];
-	if (!ids.some((id) => ctx.wants(id))) return [];
-	ctx.log("  process.*.one-cpu (under taskset -c 0)");
-	const child = spawn("taskset", ["-c", "0", process.execPath, ONE_CPU, String(ctx.pairs)], {
-		stdio: ["ignore", "pipe", "inherit"],
-	});
-	let out = "";
-	child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-		out += chunk;
-	});
-	const [code, error] = await new Promise<[number | null, Error | undefined]>((resolve) => {
-		child.once("error", (err) => resolve([null, err]));
-		child.once("close", (status) => resolve([status, undefined]));
-	});
-	if (error || code !== 0) {
-		const why = error ? error.message : `exit ${code}`;
-		throw new Error(`the one-CPU figures need util-linux's taskset (taskset -c 0 node ${ONE_CPU}: ${why})`);
-	}
-	return JSON.parse(out) as Result[];
-}
-
 /** Load `count` extensions and shut them down; the load's time in ms. */
 async function loadOnce(count: number): Promise<number> {
 	let host: ExtensionHost | undefined;
@@ -150,8 +125,7 @@ export async function benchProcess(ctx: BenchContext): Promise<Result[]> {
 	let turn = 0;
 	const alternate = () => pair.invokeTool(turn++ % 2 === 0 ? "echo" : "echo_1", "c", args);
 	try {
-		const pinned = await oneCpuFigures(ctx);
-		const figures = await compareAll(ctx, [
+		return await compareAll(ctx, [
 			...roundTripFigures(wire),
 			{
 				id: "process.throughput",
@@ -182,7 +156,6 @@ export async function benchProcess(ctx: BenchContext): Promise<Result[]> {
 				baseline: { title: "spawn node -e 0", run: bareSpawn },
 			},
 		]);
-		return [...figures, ...pinned];
 	} finally {
 		await Promise.all([wire.close(), pair.shutdown("bench")]);
 	}

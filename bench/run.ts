@@ -15,6 +15,7 @@ import { type BenchContext, MIN_PAIRS, type Suite, setLegacyOutput } from "./har
 import { benchIdle } from "./idle.js";
 import { benchMetrics } from "./metrics.js";
 import { benchNative } from "./native.js";
+import { benchOneCpu } from "./one-cpu.js";
 import { benchProcess } from "./process.js";
 import { benchQuickjs } from "./quickjs.js";
 import { benchStartup } from "./startup.js";
@@ -25,6 +26,7 @@ const SUITES: Suite[] = [
 	{ name: "process", run: benchProcess },
 	{ name: "quickjs", run: benchQuickjs },
 	{ name: "native", run: benchNative },
+	{ name: "one-cpu", run: benchOneCpu },
 	{ name: "chamber", run: benchChamber },
 	{ name: "chamber-web", run: benchChamberOpen },
 	{ name: "metrics", run: benchMetrics },
