@@ -9,9 +9,9 @@ import { ApiError, api, describeError } from "../api.js";
 import { comboFromEvent, hasCommandModifier, isBuiltinShortcut, isEditableTarget } from "../shortcuts.js";
 import { initSessionState, reduceSession } from "../state.js";
 import { useEarlierRows } from "../earlier-rows.js";
-import { frameBatch } from "../frame-batch.js";
-import { EventStream, type StreamStatus } from "../stream.js";
-import type { AnyEnvelope, CommandTrigger, SessionView } from "../types.js";
+import { useSessionStream } from "../session-stream.js";
+import type { StreamStatus } from "../stream.js";
+import type { CommandTrigger, SessionView } from "../types.js";
 import type { RunCardCommand, RunCommand } from "./ActionButton.js";
 import type { RunAppCommand } from "./AppFrame.js";
 import { Composer } from "./Composer.js";
@@ -106,51 +106,30 @@ function LiveSession({
 }: ScreenProps & { initial: SessionView }) {
 	const [state, dispatch] = useReducer(reduceSession, initial, initSessionState);
 	const [status, setStatus] = useState<StreamStatus>("connecting");
-	const [generation, setGeneration] = useState(0);
 	const [settings, setSettings] = useState<{ editId?: string } | undefined>();
 	/** "Follow read-only" on a session another pier holds: no composer while it holds it. */
 	const [following, setFollowing] = useState(false);
-	const since = useRef(initial.seq);
 	const composerRef = useRef<HTMLTextAreaElement | null>(null);
 	const toast = useToast();
 	const sessionId = initial.session.id;
 	const showEarlier = useEarlierRows(sessionId, state, dispatch, toast, ROWS_PAGE);
 	const { view } = state;
 
-	useEffect(() => {
-		const batch = frameBatch((envs: AnyEnvelope[]) => dispatch({ type: "events", envs }));
-		const stream: EventStream = new EventStream({
-			sessionId,
-			since: since.current,
-			rows: ROWS_PAGE,
+	useSessionStream(
+		sessionId,
+		initial.seq,
+		dispatch,
+		{
 			onEvent: (env) => {
-				batch.push(env);
 				if (env.event === "extension.notify") toast(env.payload.message, env.payload.level);
 				if (env.event === "session.replaced") onReplaced(env.payload.id);
 				if (env.event === "transcript.drawn") invalidateDrawings(env.payload.ids);
 			},
 			onStatus: setStatus,
 			onUnauthorized,
-			onResync: () => {
-				stream.close();
-				batch.flush();
-				api
-					.getSession(sessionId, ROWS_PAGE)
-					.then((fresh) => {
-						since.current = fresh.seq;
-						dispatch({ type: "reset", view: fresh });
-					})
-					.catch(() => {})
-					.finally(() => setGeneration((g) => g + 1));
-			},
-		});
-		stream.start();
-		return () => {
-			stream.close();
-			batch.cancel();
-		};
-		// `generation` restarts the stream from a fresh view after a resync.
-	}, [sessionId, generation, onUnauthorized, onReplaced, toast]);
+		},
+		ROWS_PAGE,
+	);
 
 	const firstUser = view.rows.find((r) => r.kind === "user");
 	const title =

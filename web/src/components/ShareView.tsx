@@ -4,17 +4,17 @@
  * no commands, terminal, files or changes); a `control` link gets the session screen for that session alone. When
  * the link is revoked or expires, the daemon ends the stream and the page says so.
  */
-import { useCallback, useEffect, useReducer, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useReducer, useState } from "preact/hooks";
 import type { ShareInfo } from "../../../src/chamber/share/share-wire.js";
 import { api, describeError, setUnauthorizedHandler, shareApi } from "../api.js";
 import { invalidateDrawings } from "../drawings.js";
 import { useEarlierRows } from "../earlier-rows.js";
-import { frameBatch } from "../frame-batch.js";
+import { useSessionStream } from "../session-stream.js";
 import { SessionIdContext } from "../session-context.js";
 import { dropShareToken } from "../share-token.js";
 import { initSessionState, reduceSession } from "../state.js";
-import { EventStream, type StreamStatus } from "../stream.js";
-import type { AnyEnvelope, SessionView } from "../types.js";
+import type { StreamStatus } from "../stream.js";
+import type { SessionView } from "../types.js";
 import { visible } from "../visible.js";
 import { StatusBar, Widgets } from "./Extras.js";
 import { markdownModule } from "./Markdown.js";
@@ -117,45 +117,24 @@ function ReadOnlySession({
 	onEnded: () => void;
 }) {
 	const [state, dispatch] = useReducer(reduceSession, initial, initSessionState);
-	const [generation, setGeneration] = useState(0);
-	const since = useRef(initial.seq);
 	const toast = useToast();
 	const sessionId = initial.session.id;
 	const showEarlier = useEarlierRows(sessionId, state, dispatch, toast, ROWS_PAGE);
 	const { view } = state;
 
-	useEffect(() => {
-		const batch = frameBatch((envs: AnyEnvelope[]) => dispatch({ type: "events", envs }));
-		const stream: EventStream = new EventStream({
-			sessionId,
-			since: since.current,
-			rows: ROWS_PAGE,
+	useSessionStream(
+		sessionId,
+		initial.seq,
+		dispatch,
+		{
 			onEvent: (env) => {
-				batch.push(env);
 				if (env.event === "transcript.drawn") invalidateDrawings(env.payload.ids);
 			},
 			onStatus,
 			onUnauthorized: onEnded,
-			onResync: () => {
-				stream.close();
-				batch.flush();
-				api
-					.getSession(sessionId, ROWS_PAGE)
-					.then((fresh) => {
-						since.current = fresh.seq;
-						dispatch({ type: "reset", view: fresh });
-					})
-					.catch(() => {})
-					.finally(() => setGeneration((g) => g + 1));
-			},
-		});
-		stream.start();
-		return () => {
-			stream.close();
-			batch.cancel();
-		};
-		// `generation` restarts the stream from a fresh view after a resync.
-	}, [sessionId, generation, onStatus, onEnded]);
+		},
+		ROWS_PAGE,
+	);
 
 	const title = view.ui.title || view.session.name || view.session.firstMessage || "Shared session";
 	useEffect(() => {
