@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { disablesEverything } from "../packages/filter.js";
-import { resolvePackages } from "../packages/resolve.js";
+import { packageFacts, resolvePackages } from "../packages/resolve.js";
 import { type PackageScope, parseSource } from "../packages/sources.js";
 import { decideProjectTrust } from "../trust.js";
 import { settingsForTrust } from "../trust-settings.js";
@@ -86,15 +86,7 @@ export async function installedPackages(options: {
 			const enabled = !disablesEverything(p.entry);
 			const offHere = p.scope === "user" && p.identity !== undefined && overrides.has(p.identity);
 			return {
-				scope: p.scope,
-				source: p.source,
-				...(p.identity ? { identity: p.identity } : {}),
-				...(p.kind ? { kind: p.kind } : {}),
-				state: p.state,
-				...(p.reason ? { reason: p.reason } : {}),
-				...(p.root ? { path: p.root } : {}),
-				...(p.pinned ? { pinned: p.pinned } : {}),
-				...(p.revision ? { revision: p.revision } : {}),
+				...packageFacts(p),
 				...(version ? { version } : {}),
 				...(latest ? { latest } : {}),
 				newer: latest !== undefined && version !== undefined && compareVersions(latest, version) > 0,

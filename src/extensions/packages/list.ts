@@ -14,7 +14,7 @@ import { isManifestRuntime, loadManifest } from "../manifest.js";
 import type { TrustDecision } from "../trust.js";
 import { manifestDirsIn, settingsForTrust } from "../trust-settings.js";
 import type { ExtensionKind } from "./contents.js";
-import { type PackageResolution, type ResolvedPackage, resolvePackages } from "./resolve.js";
+import { type PackageResolution, packageFacts, type ResolvedPackage, resolvePackages } from "./resolve.js";
 import {
 	type ExtensionPolicy,
 	loadRefusal,
@@ -265,15 +265,7 @@ export async function listExtensions(options: {
 			...(trust.reason ? { reason: trust.reason } : {}),
 		},
 		packages: resolution.packages.map((p) => ({
-			scope: p.scope,
-			source: p.source,
-			...(p.identity ? { identity: p.identity } : {}),
-			...(p.kind ? { kind: p.kind } : {}),
-			state: p.state,
-			...(p.reason ? { reason: p.reason } : {}),
-			...(p.root ? { path: p.root } : {}),
-			...(p.pinned ? { pinned: p.pinned } : {}),
-			...(p.revision ? { revision: p.revision } : {}),
+			...packageFacts(p),
 			...(p.scripts ? { scripts: p.scripts } : {}),
 			filtered: typeof p.entry === "object" && p.entry !== null,
 			...(p.policy ? { standing: p.policy } : {}),

@@ -47,6 +47,21 @@ export interface ResolvedPackage {
 	policy?: Standing;
 }
 
+/** What every listing of packages says of one (`pier list`, the chamber's Packages view): the optional facts only when present. */
+export function packageFacts(p: ResolvedPackage) {
+	return {
+		scope: p.scope,
+		source: p.source,
+		...(p.identity ? { identity: p.identity } : {}),
+		...(p.kind ? { kind: p.kind } : {}),
+		state: p.state,
+		...(p.reason ? { reason: p.reason } : {}),
+		...(p.root ? { path: p.root } : {}),
+		...(p.pinned ? { pinned: p.pinned } : {}),
+		...(p.revision ? { revision: p.revision } : {}),
+	};
+}
+
 export interface PackageResolution {
 	/** The project the resolution is for (project packages belong to it). */
 	cwd: string;
